@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian 12 packages patchfriction needs to build, test and write its report.
+# Run as root on a fresh machine. Idempotent.
+set -eu
+export DEBIAN_FRONTEND=noninteractive
+PKGS="build-essential cmake pkg-config clang libclang-rt-14-dev
+      libode-dev check libsubunit-dev libgsl-dev libcubature-dev
+      libglfw3-dev libgl-dev libpng-dev gnuplot-nox xvfb xauth"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  echo "install-deps: installing:$missing"
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing
+else
+  echo "install-deps: all packages present"
+fi

@@ -1,0 +1,253 @@
+/* patchfriction core: distributed-patch Coulomb friction, pure math (no ODE, no allocation,
+ * no I/O, no globals). Equations cite ../shared/docs/physics.md as P1..P30.
+ *
+ * Conventions (physics.md §0): patch frame with origin at the patch centre, z = contact normal
+ * from body 2 into body 1. A twist (vx, vy, w) is the velocity of body 1 relative to body 2 at the
+ * patch centre plus the relative spin about z; a wrench (fx, fy, mz) is the friction acting on
+ * body 1, about the patch centre. SI units, double precision.
+ *
+ * Two layers:
+ *  - the fast path (pf_rect_friction, pf_hertz_disk_pade, ...): no checks beyond what keeps the
+ *    maths defined; each documents its preconditions (positive sizes, normal_force >= 0, finite
+ *    inputs). Outside them the result is unspecified (but never a crash).
+ *  - the checked API (pfPatchDef, pf_patch_friction, pf_stick_*): validates every input and
+ *    returns a status code (PF_OK == 0, negative on error) with a message naming the bad field.
+ */
+#ifndef PATCHFRICTION_PF_CORE_H
+#define PATCHFRICTION_PF_CORE_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Relative twist of body 1 w.r.t. body 2 at the patch centre, patch frame (physics.md P1).
+typedef struct pfTwist {
+    double vx; ///< tangential velocity along x [m/s]
+    double vy; ///< tangential velocity along y [m/s]
+    double w;  ///< relative spin about the normal [rad/s]
+} pfTwist;
+
+/// Friction wrench on body 1 about the patch centre, patch frame.
+typedef struct pfWrench {
+    double fx; ///< force along x [N]
+    double fy; ///< force along y [N]
+    double mz; ///< moment about the normal [N m]
+} pfWrench;
+
+/// A tangential 2-vector (rolling-resistance moment about the tangent axes) [N m].
+typedef struct pfVec2 {
+    double x;
+    double y;
+} pfVec2;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Status codes                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Status codes returned by every checked function. PF_OK is zero; errors are negative.
+enum {
+    PF_OK = 0,
+    PF_ERR_NULL = -1,         ///< a required pointer argument was NULL
+    PF_ERR_NOT_FINITE = -2,   ///< an input was NaN or infinite
+    PF_ERR_RANGE = -3,        ///< an input was outside its documented range
+    PF_ERR_SHAPE = -4,        ///< unknown or unset patch shape / model enumerator
+    PF_ERR_DEGENERATE = -5,   ///< geometry is degenerate (zero area, not convex, too few vertices)
+    PF_ERR_SINGULAR = -6,     ///< a matrix that must be invertible is singular or not SPD
+    PF_ERR_NO_MEMORY = -7,    ///< allocation failed (adapter layer only; the core never allocates)
+    PF_ERR_STATE = -8         ///< call not valid in the current state (adapter layer)
+};
+
+/// Human-readable name of a status code; never NULL (unknown codes give "unknown status").
+const char *pf_strerror(int status);
+
+/// Detailed error report filled by checked functions (caller-owned; may be NULL).
+typedef struct pfError {
+    int status;        ///< same value the function returned
+    char field[40];    ///< name of the offending field or argument, "" if none
+    char message[200]; ///< one line naming the field and the bad value
+} pfError;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fast path: uniform rectangle (physics.md §1, P6-P9, P11)                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Exact distributed Coulomb friction of a uniform-pressure rectangle (P6/P7).
+ *  The rectangle is centred on the patch origin, x along its length.
+ *  Preconditions: length > 0, width > 0, mu >= 0, normal_force >= 0, all finite.
+ *  A zero twist returns a zero wrench (the static force is not defined by the kinetic law).
+ *  Accurate to ~1e-12 relative for every twist (CR inside, outside, on an edge or corner,
+ *  w from 0 to huge, aspect ratios 1e-3..1e3). */
+pfWrench pf_rect_friction(double length, double width, double mu, double normal_force, pfTwist t);
+
+/** Largest static friction moment of the uniform rectangle about the point (x, y) of the patch
+ *  frame (P11): mu_s * (N/A) * integral of |r - (x,y)| dA. Same preconditions. */
+double pf_rect_max_moment(double length, double width, double mu_s, double normal_force, double x,
+                          double y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fast path: uniform disk                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Exact friction of a uniform-pressure disk of the given radius centred on the patch origin.
+ *  Preconditions: radius > 0, mu >= 0, normal_force >= 0, finite. Pure spin gives
+ *  mz = -(2/3) mu N a sgn(w) (P9). */
+pfWrench pf_disk_friction(double radius, double mu, double normal_force, pfTwist t);
+
+/** P11 for the uniform disk: mu_s (N/(pi a^2)) * integral of |r - (x,y)| dA. */
+double pf_disk_max_moment(double radius, double mu_s, double normal_force, double x, double y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fast path: Hertzian disk with rolling resistance (physics.md §3, P14-P18)                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Parameters of the Padé-type approximants P17.
+typedef struct pfPadeParams {
+    double b_T; ///< > 0, force approximant scale (default 0.771)
+    double m_T; ///< > 0, force approximant exponent (default 2.655)
+    double b_M; ///< > 0, moment approximant scale (default 0.419)
+    double m_M; ///< > 0, moment approximant exponent (default 3.073)
+} pfPadeParams;
+
+/// The published defaults b_T = 0.771, m_T = 2.655, b_M = 0.419, m_M = 3.073 (physics.md §3).
+pfPadeParams pf_default_pade_params(void);
+
+/** Hertzian disk (radius a) with rolling-resistance shift d: P15 evaluated exactly (no Padé).
+ *  Inputs are dimensional: t in m/s and rad/s, rolling.vx/vy = rolling velocity [m/s]
+ *  (rolling.w ignored). eps_t, eps_r are in units of velocity / a, i.e. 1/s (physics.md §3).
+ *  Output: fx, fy = -mu N T, mz = -a mu N M_s.
+ *  Preconditions: radius > 0, mu >= 0, normal_force >= 0, |d| <= 1, eps_t >= 0, eps_r >= 0. */
+pfWrench pf_hertz_disk_friction(double radius, double mu, double normal_force, double d, pfTwist t,
+                                pfTwist rolling, double eps_t, double eps_r);
+
+/** The Padé approximant P17 with the default parameters. Same arguments and conventions. */
+pfWrench pf_hertz_disk_pade(double radius, double mu, double normal_force, double d, pfTwist t,
+                            pfTwist rolling, double eps_t, double eps_r);
+
+/** P17 with explicit parameters (used by the fitting tool). params must not be NULL. */
+pfWrench pf_hertz_disk_pade_ex(double radius, double mu, double normal_force, double d, pfTwist t,
+                               pfTwist rolling, double eps_t, double eps_r,
+                               const pfPadeParams *params);
+
+/** Rolling-resistance moment P18 in dimensional form: a N M_r with M_r = (d_s/5, -d_c/5), the
+ *  direction (cos g, sin g) = v_r / sqrt(|v_r|^2 + eps_r^2), v_r = rolling / a. It opposes the
+ *  rolling direction. Components are torques about the patch x and y axes [N m]. */
+pfVec2 pf_hertz_rolling_moment(double radius, double normal_force, double d, pfTwist rolling,
+                               double eps_r);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fast path: convex polygon with uniform pressure                                            */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Largest vertex count accepted by the polygon functions.
+#define PF_POLYGON_MAX_VERTICES 32
+
+/** Exact friction of a convex polygon with uniform pressure (edge integrals of P6).
+ *  xy holds n vertices (x0, y0, x1, y1, ...) in the patch frame, counter-clockwise; the wrench is
+ *  about the patch origin. Preconditions: 3 <= n <= PF_POLYGON_MAX_VERTICES, convex, area > 0. */
+pfWrench pf_polygon_friction(const double *xy, int n, double mu, double normal_force, pfTwist t);
+
+/** P11 for the uniform convex polygon about (x, y). */
+double pf_polygon_max_moment(const double *xy, int n, double mu_s, double normal_force, double x,
+                             double y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Checked API: patch definitions                                                              */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Patch shape and pressure distribution. The zero value means "not set" and is rejected.
+typedef enum pfPatchShape {
+    PF_PATCH_NONE = 0,   ///< unset: rejected by validation
+    PF_PATCH_RECT,       ///< uniform-pressure rectangle (length x width)
+    PF_PATCH_DISK,       ///< uniform-pressure disk (radius)
+    PF_PATCH_HERTZ_DISK, ///< Hertzian disk (radius) with rolling-resistance shift d
+    PF_PATCH_POLYGON     ///< uniform-pressure convex polygon (vertices)
+} pfPatchShape;
+
+/// How the wrench of a Hertzian disk is evaluated. Other shapes are always exact.
+typedef enum pfModel {
+    PF_MODEL_EXACT = 0, ///< exact integral (default)
+    PF_MODEL_PADE       ///< Padé-type approximant P17
+} pfModel;
+
+/// Geometry and pressure model of one contact patch. Get defaults from pf_default_patch_def().
+typedef struct pfPatchDef {
+    pfPatchShape shape;  ///< required; PF_PATCH_NONE is rejected
+    pfModel model;       ///< exact or Padé (Hertzian disk only)
+    double length;       ///< rectangle extent along x [m], > 0
+    double width;        ///< rectangle extent along y [m], > 0
+    double radius;       ///< disk radius / Hertz contact radius a [m], > 0
+    int vertex_count;    ///< polygon: 3..PF_POLYGON_MAX_VERTICES
+    double vertices[2 * PF_POLYGON_MAX_VERTICES]; ///< polygon vertices x0,y0,x1,y1.. CCW [m]
+    double rolling_d;    ///< Hertz: rolling-resistance pressure shift d, in [0, 1] (P14)
+    double eps_t;        ///< Hertz: regularisation of P15/P17 [1/s], >= 0 (default 0)
+    double eps_r;        ///< Hertz: regularisation of the rolling direction [1/s], >= 0 (default 0)
+    pfPadeParams pade;   ///< Hertz + PF_MODEL_PADE: approximant parameters (default published)
+} pfPatchDef;
+
+/// Defaults: shape unset, exact model, zero sizes, d = 0, eps = 0, published Padé parameters.
+pfPatchDef pf_default_patch_def(void);
+
+/** Validate a patch definition. Returns PF_OK or an error code; err (may be NULL) names the bad
+ *  field and value. */
+int pf_patch_def_validate(const pfPatchDef *def, pfError *err);
+
+/** Checked friction wrench of a patch for kinetic coefficient mu and normal force N.
+ *  rolling is used by the Hertzian disk only (may be a zero twist). */
+int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfTwist t,
+                      pfTwist rolling, pfWrench *out, pfError *err);
+
+/** Largest power static friction can oppose the unit-free incipient twist xi with:
+ *  D(xi) = mu_s * integral of p |u_xi| dA (physics.md §2). For a unit rotation about a point it is
+ *  the P11 moment about that point; for a pure translation it is mu_s N |v|. Positively
+ *  homogeneous of degree 1 in xi. For the Hertzian disk the rolling shift d is ignored (d only
+ *  skews pressure along the rolling direction, which is zero at rest). */
+int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force, pfTwist xi,
+                         double *out, pfError *err);
+
+/** Radius of gyration of the patch's pressure about its centre [m] (used for slip->stick
+ *  velocity tolerances, physics.md §2). */
+int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Stick detection: the CA criterion (physics.md §2, P10-P13)                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Outcome of a stick test.
+typedef struct pfStickResult {
+    int sticks;            ///< 1 if the patch stays at rest, 0 if it breaks away
+    int pure_translation;  ///< 1 if the incipient motion is a translation (alpha == 0, P13)
+    double ca_x, ca_y;     ///< centre of zero acceleration in the patch frame [m] (P10), 0 if none
+    double demand;         ///< power the loads drive the incipient twist with, -xi.w* (>= 0)
+    double capacity;       ///< D(xi), what static friction can oppose (P11 / mu_s N)
+    double margin;         ///< capacity - demand (>= 0 when sticking)
+    pfTwist incipient;     ///< unit incipient twist (direction of the frictionless acceleration)
+} pfStickResult;
+
+/// A free planar body resting on the patch (physics.md §2, the paper's setting).
+typedef struct pfPlanarBody {
+    double mass;       ///< [kg], > 0
+    double inertia;    ///< moment of inertia about the normal through the mass centre [kg m^2] > 0
+    double com_x;      ///< mass centre projected onto the patch plane, patch frame [m]
+    double com_y;      ///< (the normal offset does not matter for planar motion)
+} pfPlanarBody;
+
+/** CA criterion for a free planar body at rest (P10-P13). Loads: force (fx, fy) through the mass
+ *  centre and moment m_g about it, everything except this patch's friction. */
+int pf_stick_planar(const pfPatchDef *def, double mu_s, double normal_force,
+                    const pfPlanarBody *body, double fx, double fy, double m_g,
+                    pfStickResult *out, pfError *err);
+
+/** Generalised CA criterion (physics.md §2): A is the 3x3 Delassus block of the patch rows
+ *  (row-major, twist coordinates (vx, vy, w) at the patch centre; symmetric positive definite),
+ *  a_free the frictionless relative patch acceleration. The holding wrench is w* = -A^-1 a_free,
+ *  the incipient twist xi = a_free; stick iff -xi.w* <= D(xi). A zero a_free sticks. */
+int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, const double A[9],
+                     pfTwist a_free, pfStickResult *out, pfError *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATCHFRICTION_PF_CORE_H */
