@@ -1,0 +1,30 @@
+#include "pf_test_support.h"
+
+#include <math.h>
+
+pfTestRng pf_test_rng(uint64_t seed)
+{
+    pfTestRng r = {seed ? seed : 0x9E3779B97F4A7C15ull};
+    return r;
+}
+
+static uint64_t next_u64(pfTestRng *rng)
+{
+    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+double pf_test_uniform(pfTestRng *rng) { return (double)(next_u64(rng) >> 11) * 0x1.0p-53; }
+
+double pf_test_range(pfTestRng *rng, double lo, double hi)
+{
+    return lo + (hi - lo) * pf_test_uniform(rng);
+}
+
+double pf_test_logsigned(pfTestRng *rng, double lo, double hi)
+{
+    double m = exp(pf_test_range(rng, log(lo), log(hi)));
+    return pf_test_uniform(rng) < 0.5 ? -m : m;
+}
