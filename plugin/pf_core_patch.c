@@ -1,0 +1,289 @@
+/* Checked API over the patch models: definitions, validation, dispatch, static capacity.
+ *
+ * Everything here validates its inputs and reports the first bad field; the fast-path functions
+ * it dispatches to are only ever called inside their documented preconditions. Twists are
+ * rescaled before dispatch: every kinetic model without regularisation is homogeneous of degree
+ * 0 in the twist (P3 uses u/|u| only), and the regularised Hertz model is homogeneous of degree 0
+ * in (twist, eps_t) jointly, so dividing by the largest component keeps the fast path far from
+ * overflow and underflow for any finite input without changing the result.
+ */
+#include "pf_core_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+pfPatchDef pf_default_patch_def(void)
+{
+    pfPatchDef def;
+    memset(&def, 0, sizeof def);
+    def.shape = PF_PATCH_NONE;
+    def.model = PF_MODEL_EXACT;
+    def.pade = pf_default_pade_params();
+    return def;
+}
+
+/* Twice the signed area of the polygon (shoelace), > 0 for counter-clockwise vertices. */
+static double polygon_twice_area(const double *xy, int n)
+{
+    double a2 = 0.0;
+    for (int i = 0; i < n; ++i) {
+        int j = (i + 1) % n;
+        a2 += xy[2 * i] * xy[2 * j + 1] - xy[2 * j] * xy[2 * i + 1];
+    }
+    return a2;
+}
+
+static int validate_polygon(const pfPatchDef *def, pfError *err)
+{
+    int n = def->vertex_count;
+    if (n < 3 || n > PF_POLYGON_MAX_VERTICES)
+        return pf_error_set(err, PF_ERR_RANGE, "vertex_count",
+                            "vertex_count = %d must be in [3, %d]", n, PF_POLYGON_MAX_VERTICES);
+    double extent = 0.0;
+    for (int i = 0; i < 2 * n; ++i) {
+        if (!isfinite(def->vertices[i]))
+            return pf_error_set(err, PF_ERR_NOT_FINITE, "vertices",
+                                "vertices[%d] (%s of vertex %d) = %g is not finite", i,
+                                (i % 2) ? "y" : "x", i / 2, def->vertices[i]);
+        extent = fmax(extent, fabs(def->vertices[i]));
+    }
+    double a2 = polygon_twice_area(def->vertices, n);
+    if (!(a2 > 1e-24 * extent * extent) || extent == 0.0)
+        return pf_error_set(err, PF_ERR_DEGENERATE, "vertices",
+                            "polygon area %g is not positive: vertices must be counter-clockwise "
+                            "and span an area",
+                            0.5 * a2);
+    /* Convexity: every turn is a left turn (collinear vertices are tolerated). */
+    for (int i = 0; i < n; ++i) {
+        const double *p0 = def->vertices + 2 * i;
+        const double *p1 = def->vertices + 2 * ((i + 1) % n);
+        const double *p2 = def->vertices + 2 * ((i + 2) % n);
+        double cross = (p1[0] - p0[0]) * (p2[1] - p1[1]) - (p1[1] - p0[1]) * (p2[0] - p1[0]);
+        if (cross < -1e-12 * extent * extent)
+            return pf_error_set(err, PF_ERR_DEGENERATE, "vertices",
+                                "polygon is not convex at vertex %d (%g, %g)", (i + 1) % n, p1[0],
+                                p1[1]);
+    }
+    return PF_OK;
+}
+
+int pf_patch_def_validate(const pfPatchDef *def, pfError *err)
+{
+    pf_error_clear(err);
+    if (!def) return pf_error_set(err, PF_ERR_NULL, "def", "patch definition pointer is NULL");
+    if (def->model != PF_MODEL_EXACT && def->model != PF_MODEL_PADE)
+        return pf_error_set(err, PF_ERR_SHAPE, "model", "model = %d is not a pfModel value",
+                            (int)def->model);
+    int s;
+    switch (def->shape) {
+    case PF_PATCH_RECT:
+        if ((s = pf_check_positive(err, "length", def->length)) != PF_OK) return s;
+        return pf_check_positive(err, "width", def->width);
+    case PF_PATCH_DISK:
+        return pf_check_positive(err, "radius", def->radius);
+    case PF_PATCH_HERTZ_DISK:
+        if ((s = pf_check_positive(err, "radius", def->radius)) != PF_OK ||
+            (s = pf_check_range(err, "rolling_d", def->rolling_d, 0.0, 1.0)) != PF_OK ||
+            (s = pf_check_nonnegative(err, "eps_t", def->eps_t)) != PF_OK ||
+            (s = pf_check_nonnegative(err, "eps_r", def->eps_r)) != PF_OK)
+            return s;
+        if (def->model == PF_MODEL_PADE) {
+            if ((s = pf_check_positive(err, "pade.b_T", def->pade.b_T)) != PF_OK ||
+                (s = pf_check_positive(err, "pade.m_T", def->pade.m_T)) != PF_OK ||
+                (s = pf_check_positive(err, "pade.b_M", def->pade.b_M)) != PF_OK ||
+                (s = pf_check_positive(err, "pade.m_M", def->pade.m_M)) != PF_OK)
+                return s;
+        }
+        return PF_OK;
+    case PF_PATCH_POLYGON:
+        return validate_polygon(def, err);
+    case PF_PATCH_NONE:
+        return pf_error_set(err, PF_ERR_SHAPE, "shape",
+                            "shape is PF_PATCH_NONE: set a patch shape before use");
+    default:
+        return pf_error_set(err, PF_ERR_SHAPE, "shape", "shape = %d is not a pfPatchShape value",
+                            (int)def->shape);
+    }
+}
+
+/* Characteristic size of the patch [m]: converts spin into a velocity scale. */
+static double patch_size(const pfPatchDef *def)
+{
+    switch (def->shape) {
+    case PF_PATCH_RECT:
+        return 0.5 * hypot(def->length, def->width);
+    case PF_PATCH_DISK:
+    case PF_PATCH_HERTZ_DISK:
+        return def->radius;
+    case PF_PATCH_POLYGON: {
+        double r = 0.0;
+        for (int i = 0; i < def->vertex_count; ++i)
+            r = fmax(r, hypot(def->vertices[2 * i], def->vertices[2 * i + 1]));
+        return r;
+    }
+    default:
+        return 1.0;
+    }
+}
+
+static int check_twist(pfError *err, const char *name, pfTwist t)
+{
+    char field[40];
+    int s;
+    snprintf(field, sizeof field, "%s.vx", name);
+    if ((s = pf_check_finite(err, field, t.vx)) != PF_OK) return s;
+    snprintf(field, sizeof field, "%s.vy", name);
+    if ((s = pf_check_finite(err, field, t.vy)) != PF_OK) return s;
+    snprintf(field, sizeof field, "%s.w", name);
+    return pf_check_finite(err, field, t.w);
+}
+
+static int check_scalars(pfError *err, double mu, const char *mu_name, double normal_force)
+{
+    int s = pf_check_nonnegative(err, mu_name, mu);
+    if (s != PF_OK) return s;
+    return pf_check_nonnegative(err, "normal_force", normal_force);
+}
+
+/* Largest component of the twist as a velocity (spin times patch size) [m/s]. */
+static double twist_scale(pfTwist t, double size)
+{
+    return fmax(fmax(fabs(t.vx), fabs(t.vy)), fabs(t.w) * size);
+}
+
+/* Evaluate the model for an already validated definition and inputs. */
+static pfWrench eval_model(const pfPatchDef *def, double mu, double n, pfTwist t, pfTwist rolling,
+                           double eps_t, double eps_r)
+{
+    switch (def->shape) {
+    case PF_PATCH_RECT:
+        return pf_rect_friction(def->length, def->width, mu, n, t);
+    case PF_PATCH_DISK:
+        return pf_disk_friction(def->radius, mu, n, t);
+    case PF_PATCH_HERTZ_DISK:
+        if (def->model == PF_MODEL_PADE)
+            return pf_hertz_disk_pade_ex(def->radius, mu, n, def->rolling_d, t, rolling, eps_t,
+                                         eps_r, &def->pade);
+        return pf_hertz_disk_friction(def->radius, mu, n, def->rolling_d, t, rolling, eps_t, eps_r);
+    case PF_PATCH_POLYGON:
+        return pf_polygon_friction(def->vertices, def->vertex_count, mu, n, t);
+    default: {
+        pfWrench z = {0.0, 0.0, 0.0};
+        return z;
+    }
+    }
+}
+
+int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfTwist t,
+                      pfTwist rolling, pfWrench *out, pfError *err)
+{
+    int s = pf_patch_def_validate(def, err);
+    if (s != PF_OK) return s;
+    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
+    if ((s = check_scalars(err, mu, "mu", normal_force)) != PF_OK ||
+        (s = check_twist(err, "twist", t)) != PF_OK ||
+        (s = check_twist(err, "rolling", rolling)) != PF_OK)
+        return s;
+
+    double size = patch_size(def);
+    /* Scale (twist, eps_t) together and (rolling, eps_r) together: both enter only through
+     * ratios (P15, P14), so the result is unchanged and no square can overflow. eps is in 1/s,
+     * i.e. velocity / a: its velocity scale is eps * a. */
+    double eps_t = 0.0, eps_r = 0.0;
+    double ts = twist_scale(t, size);
+    if (def->shape == PF_PATCH_HERTZ_DISK) {
+        ts = fmax(ts, def->eps_t * size);
+        double rs = fmax(fmax(fabs(rolling.vx), fabs(rolling.vy)), def->eps_r * size);
+        if (rs > 0.0) {
+            rolling.vx /= rs;
+            rolling.vy /= rs;
+            eps_r = def->eps_r / rs;
+        }
+    }
+    if (ts > 0.0) {
+        t.vx /= ts;
+        t.vy /= ts;
+        t.w /= ts;
+        eps_t = def->shape == PF_PATCH_HERTZ_DISK ? def->eps_t / ts : 0.0;
+    }
+    rolling.w = 0.0;
+    pfWrench w = eval_model(def, mu, normal_force, t, rolling, eps_t, eps_r);
+    if (!isfinite(w.fx) || !isfinite(w.fy) || !isfinite(w.mz))
+        return pf_error_set(err, PF_ERR_NOT_FINITE, "result",
+                            "model returned a non-finite wrench (%g, %g, %g)", w.fx, w.fy, w.mz);
+    *out = w;
+    return PF_OK;
+}
+
+/* D(xi) = mu_s * integral of p |u_xi| dA. Maximum dissipation gives, for the kinetic wrench W of
+ * the same patch evaluated with mu_s, xi . W(xi) = -mu_s * integral of p u.u/|u| dA = -D(xi)
+ * (P3/P4 with u from P1), so D follows exactly from the wrench. The exact (unregularised) model
+ * is always used: the limit set is a physical property of the patch, not of the approximant. */
+int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force, pfTwist xi,
+                         double *out, pfError *err)
+{
+    int s = pf_patch_def_validate(def, err);
+    if (s != PF_OK) return s;
+    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
+    if ((s = check_scalars(err, mu_s, "mu_s", normal_force)) != PF_OK ||
+        (s = check_twist(err, "xi", xi)) != PF_OK)
+        return s;
+    double size = patch_size(def);
+    double ts = twist_scale(xi, size);
+    if (ts == 0.0) {
+        *out = 0.0;
+        return PF_OK;
+    }
+    pfTwist u = {xi.vx / ts, xi.vy / ts, xi.w / ts};
+    pfTwist zero = {0.0, 0.0, 0.0};
+    pfWrench w;
+    switch (def->shape) {
+    case PF_PATCH_HERTZ_DISK:
+        w = pf_hertz_disk_friction(def->radius, mu_s, normal_force, 0.0, u, zero, 0.0, 0.0);
+        break;
+    default: {
+        pfPatchDef exact = *def;
+        exact.model = PF_MODEL_EXACT;
+        w = eval_model(&exact, mu_s, normal_force, u, zero, 0.0, 0.0);
+        break;
+    }
+    }
+    double d = -(u.vx * w.fx + u.vy * w.fy + u.w * w.mz) * ts;
+    *out = d > 0.0 ? d : 0.0;
+    return PF_OK;
+}
+
+int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err)
+{
+    int s = pf_patch_def_validate(def, err);
+    if (s != PF_OK) return s;
+    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
+    switch (def->shape) {
+    case PF_PATCH_RECT: /* J/A = (L^2 + W^2)/12 */
+        *out = sqrt((def->length * def->length + def->width * def->width) / 12.0);
+        break;
+    case PF_PATCH_DISK: /* a^2/2 */
+        *out = def->radius / sqrt(2.0);
+        break;
+    case PF_PATCH_HERTZ_DISK: /* 3 * int_0^1 r^3 sqrt(1-r^2) dr = 2/5 (P14 with d = 0) */
+        *out = def->radius * sqrt(0.4);
+        break;
+    default: { /* polygon: polar second moment about the origin over the area */
+        const double *v = def->vertices;
+        int n = def->vertex_count;
+        double a2 = 0.0, j12 = 0.0;
+        for (int i = 0; i < n; ++i) {
+            int k = (i + 1) % n;
+            double x0 = v[2 * i], y0 = v[2 * i + 1], x1 = v[2 * k], y1 = v[2 * k + 1];
+            double c = x0 * y1 - x1 * y0;
+            a2 += c;
+            j12 += c * (x0 * x0 + x0 * x1 + x1 * x1 + y0 * y0 + y0 * y1 + y1 * y1);
+        }
+        /* J = j12/12, A = a2/2 */
+        *out = sqrt(j12 / (6.0 * a2));
+        break;
+    }
+    }
+    return PF_OK;
+}
