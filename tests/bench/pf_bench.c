@@ -1,2 +1,190 @@
-/* placeholder until the core benchmarks land (replaced in this session) */
-int main(void) { return 0; }
+/* pf-bench: speed of the patch models, as ratios measured within one run (style.md habit 8).
+ *
+ * Prints one JSON object per line, each with "name" and its figures, then a "targets" line with
+ * the ratios the core issue sets (rect_exact <= 1.5 x disk_pade, rect_quad64 >= 100 x
+ * rect_exact, disk_exact <= 2 x disk_pade). Every benchmark runs over the same pre-generated,
+ * realistic inputs; rounds are interleaved and the fastest round of each is kept, so load from
+ * other processes inflates all of them alike rather than biasing one. Usage:
+ *   pf-bench [--quick]      (--quick: few evaluations, for the ctest smoke run)
+ */
+#include <math.h>
+#include <patchfriction/pf_core.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef PF_BENCH_HAVE_ODE
+void pf_bench_ode(int quick);
+#endif
+
+enum { NIN = 1024 };
+
+static pfTwist g_rect[NIN], g_ball[NIN], g_roll[NIN];
+static volatile double g_sink;
+
+/* Kardan's block (physics.md §6) and the shaking-table ball contact (§3). */
+static const double RL = 0.03, RW = 0.01, MU = 0.4, NF = 0.23;
+static const double HA = 0.003, HD = 1.0, HEPS = 0.01;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+}
+
+static unsigned long long g_rng = 0x2545F4914F6CDD1Dull;
+static double urand(double lo, double hi)
+{
+    g_rng ^= g_rng << 13;
+    g_rng ^= g_rng >> 7;
+    g_rng ^= g_rng << 17;
+    return lo + (hi - lo) * (double)(g_rng >> 11) * 0x1.0p-53;
+}
+
+/* The same P6 integral as pf_rect_friction by 64 x 64 midpoint quadrature of P3/P4. */
+static pfWrench rect_quad64(double length, double width, double mu, double n, pfTwist t)
+{
+    enum { Q = 64 };
+    double dx = length / Q, dy = width / Q, fx = 0, fy = 0, mz = 0;
+    for (int i = 0; i < Q; ++i) {
+        double x = -0.5 * length + (i + 0.5) * dx;
+        for (int j = 0; j < Q; ++j) {
+            double y = -0.5 * width + (j + 0.5) * dy;
+            double ux = t.vx - t.w * y, uy = t.vy + t.w * x, um = sqrt(ux * ux + uy * uy);
+            if (um > 0) {
+                ux /= um;
+                uy /= um;
+                fx -= ux;
+                fy -= uy;
+                mz -= x * uy - y * ux;
+            }
+        }
+    }
+    double s = mu * n / (Q * Q);
+    pfWrench w = {fx * s, fy * s, mz * s};
+    return w;
+}
+
+typedef double (*bench_fn)(int i);
+
+static double b_rect_exact(int i)
+{
+    pfWrench w = pf_rect_friction(RL, RW, MU, NF, g_rect[i]);
+    return w.fx + w.fy + w.mz;
+}
+static double b_rect_quad64(int i)
+{
+    pfWrench w = rect_quad64(RL, RW, MU, NF, g_rect[i]);
+    return w.fx + w.fy + w.mz;
+}
+static double b_disk_exact(int i)
+{
+    pfWrench w = pf_hertz_disk_friction(HA, MU, NF, HD, g_ball[i], g_roll[i], HEPS, HEPS);
+    return w.fx + w.fy + w.mz;
+}
+static double b_disk_pade(int i)
+{
+    pfWrench w = pf_hertz_disk_pade(HA, MU, NF, HD, g_ball[i], g_roll[i], HEPS, HEPS);
+    return w.fx + w.fy + w.mz;
+}
+static double b_disk_exact_eps0(int i)
+{
+    pfWrench w = pf_hertz_disk_friction(HA, MU, NF, 0.0, g_ball[i], g_roll[i], 0.0, 0.0);
+    return w.fx + w.fy + w.mz;
+}
+static double b_uniform_disk(int i)
+{
+    pfWrench w = pf_disk_friction(HA, MU, NF, g_ball[i]);
+    return w.fx + w.fy + w.mz;
+}
+static double g_hex[12];
+static double b_polygon6(int i)
+{
+    pfWrench w = pf_polygon_friction(g_hex, 6, MU, NF, g_rect[i]);
+    return w.fx + w.fy + w.mz;
+}
+
+typedef struct {
+    const char *name;
+    bench_fn fn;
+    int evals_per_round; /* before the --quick divisor */
+    const char *what;
+    double best_ns;
+} Bench;
+
+int main(int argc, char **argv)
+{
+    int quick = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: pf-bench [--quick]\n  prints one JSON object per line; ratios are "
+                   "measured within this run\n");
+            return 0;
+        } else {
+            fprintf(stderr, "pf-bench: unknown argument '%s' (try --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    /* Realistic inputs: block sliding up to 0.5 m/s and spinning up to 50 rad/s (CR inside and
+     * outside the patch); ball slipping up to 0.4 m/s with spin up to 100 rad/s. */
+    for (int i = 0; i < NIN; ++i) {
+        g_rect[i] = (pfTwist){urand(-0.5, 0.5), urand(-0.5, 0.5), urand(-50.0, 50.0)};
+        g_ball[i] = (pfTwist){urand(-0.4, 0.4), urand(-0.4, 0.4), urand(-100.0, 100.0)};
+        g_roll[i] = (pfTwist){urand(-0.4, 0.4), urand(-0.4, 0.4), 0.0};
+    }
+    for (int k = 0; k < 6; ++k) {
+        g_hex[2 * k] = 0.01 * cos(k * 3.14159265358979 / 3.0);
+        g_hex[2 * k + 1] = 0.01 * sin(k * 3.14159265358979 / 3.0);
+    }
+
+    Bench benches[] = {
+        {"rect_exact", b_rect_exact, 200000, "pf_rect_friction, 30x10 mm block", 0},
+        {"rect_quad64", b_rect_quad64, 2000, "64x64 midpoint quadrature of P6", 0},
+        {"disk_exact", b_disk_exact, 200000,
+         "pf_hertz_disk_friction, a=3 mm, d=1, eps_t=eps_r=0.01", 0},
+        {"disk_pade", b_disk_pade, 200000, "pf_hertz_disk_pade, same inputs", 0},
+        {"disk_exact_eps0", b_disk_exact_eps0, 200000, "pf_hertz_disk_friction, d=0, eps=0", 0},
+        {"uniform_disk_exact", b_uniform_disk, 200000, "pf_disk_friction", 0},
+        {"polygon6_exact", b_polygon6, 200000, "pf_polygon_friction, hexagon", 0},
+    };
+    const int nb = (int)(sizeof benches / sizeof benches[0]);
+    const int rounds = quick ? 2 : 7;
+    const int div = quick ? 100 : 1;
+    for (int b = 0; b < nb; ++b)
+        benches[b].best_ns = INFINITY;
+    for (int r = 0; r < rounds; ++r) {
+        for (int b = 0; b < nb; ++b) {
+            int n = benches[b].evals_per_round / div;
+            if (n < 8) n = 8;
+            double acc = 0.0, t0 = now_ns();
+            for (int k = 0; k < n; ++k)
+                acc += benches[b].fn(k & (NIN - 1));
+            double ns = (now_ns() - t0) / n;
+            g_sink += acc;
+            if (ns < benches[b].best_ns) benches[b].best_ns = ns;
+        }
+        fprintf(stderr, "pf-bench: round %d/%d done\n", r + 1, rounds);
+    }
+    for (int b = 0; b < nb; ++b)
+        printf("{\"name\":\"%s\",\"ns_per_eval\":%.2f,\"what\":\"%s\"}\n", benches[b].name,
+               benches[b].best_ns, benches[b].what);
+
+    double rect = benches[0].best_ns, quad = benches[1].best_ns, dexact = benches[2].best_ns,
+           pade = benches[3].best_ns;
+    double r1 = rect / pade, r2 = quad / rect, r3 = dexact / pade;
+    printf("{\"name\":\"targets\",\"rect_exact_over_disk_pade\":%.3f,\"target1_max\":1.5,"
+           "\"target1_met\":%s,\"rect_quad64_over_rect_exact\":%.1f,\"target2_min\":100,"
+           "\"target2_met\":%s,\"disk_exact_over_disk_pade\":%.3f,\"target3_max\":2.0,"
+           "\"target3_met\":%s,\"quick\":%s}\n",
+           r1, r1 <= 1.5 ? "true" : "false", r2, r2 >= 100.0 ? "true" : "false", r3,
+           r3 <= 2.0 ? "true" : "false", quick ? "true" : "false");
+    fflush(stdout);
+#ifdef PF_BENCH_HAVE_ODE
+    pf_bench_ode(quick);
+#endif
+    return 0;
+}
