@@ -1,0 +1,205 @@
+/* patchfriction ODE adapter: one distributed-friction patch per geom pair per step.
+ *
+ * Usage (the user keeps their near callback and their step loop):
+ *
+ *     pfOdeContext *pf = NULL;
+ *     pf_ode_create(world, NULL, &pf, NULL);
+ *     pfOdeMaterial m = pf_ode_default_material();
+ *     m.mu_s = 0.55; m.mu_k = 0.52;
+ *     pf_ode_set_material(pf, box_geom, &m, NULL);
+ *
+ *     static void near(void *data, dGeomID a, dGeomID b) {
+ *         pf_ode_collide(pf, a, b, contact_group);      // replaces dCollide + dJointCreateContact
+ *     }
+ *     for (;;) {
+ *         dBodyAddForce(...);                            // user loads, as usual
+ *         dSpaceCollide(space, NULL, near);
+ *         pf_ode_before_step(pf, dt);                    // stick test, friction rows
+ *         dWorldQuickStep(world, dt);                    // or dWorldStep: the user's choice
+ *         pf_ode_after_step(pf);                         // normal forces, diagnostics
+ *         dJointGroupEmpty(contact_group);
+ *     }
+ *
+ * Conventions: physics.md §0. For every patch, body 1 is the body of the first geom passed to
+ * pf_ode_collide that has a body (the adapter swaps the pair if only the second has one), and the
+ * patch normal z points from body 2 into body 1. SI units throughout.
+ *
+ * The library never prints, never aborts on bad input and never hands NaN or Inf to ODE: bad
+ * materials are rejected at set time with a status code (pf_core.h) and a pfError message; a patch
+ * whose inputs turn non-finite at run time is dropped for that step and counted.
+ */
+#ifndef PATCHFRICTION_PF_ODE_H
+#define PATCHFRICTION_PF_ODE_H
+
+#include <ode/ode.h>
+#include <patchfriction/pf_core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Largest number of contact points dCollide is asked for per geom pair.
+#define PF_ODE_MAX_CONTACTS 16
+
+/// How friction is applied for a geom pair.
+typedef enum pfOdeMode {
+    PF_ODE_MODE_EXACT = 0, ///< patch friction, exact wrench (default)
+    PF_ODE_MODE_PADE,      ///< patch friction, Padé approximant for Hertzian disks (P17)
+    PF_ODE_MODE_STOCK      ///< ODE's own point friction (dContactApprox1), for comparison runs
+} pfOdeMode;
+
+/// Where the patch geometry comes from.
+typedef enum pfOdePatchSource {
+    PF_ODE_PATCH_AUTO = 0, ///< from the geometry: box face -> rectangle, cylinder end -> uniform
+                           ///< disk, sphere / capsule end -> Hertzian disk, else a polygon from
+                           ///< the contact points (default)
+    PF_ODE_PATCH_FIXED     ///< use pfOdeMaterial.patch as given, centred at the contact centroid
+} pfOdePatchSource;
+
+/// Friction material of one geom. Get defaults from pf_ode_default_material().
+/// Two geoms in contact combine as: mu = sqrt(mu_a * mu_b) (both coefficients); mode = STOCK if
+/// either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E;
+/// rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch
+/// wins over AUTO (the first geom's if both are FIXED).
+typedef struct pfOdeMaterial {
+    double mu_s;             ///< static coefficient, finite, >= 0 (default 0.5)
+    double mu_k;             ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
+    pfOdeMode mode;          ///< exact (default), Padé or stock
+    pfOdePatchSource source; ///< automatic (default) or fixed patch
+    pfPatchDef patch;        ///< FIXED only: the patch (validated by pf_patch_def_validate)
+    double hertz_radius;     ///< Hertz contact radius a [m]: > 0 to give it, 0 (default) to
+                             ///< compute it from Hertz theory, a = (3 N R / (4 E*))^(1/3)
+    double youngs_modulus;   ///< E [Pa], finite, > 0 (default 2.1e11, steel)
+    double poisson_ratio;    ///< nu, in [0, 0.5) (default 0.3)
+    double rolling_d;        ///< rolling-resistance pressure shift d, [0, 1] (P14; default 0)
+    double eps_t;            ///< Hertz regularisation of P15/P17 [1/s], >= 0 (default 0)
+    double eps_r;            ///< Hertz regularisation of the rolling direction [1/s], >= 0
+    double stock_spin_rho;   ///< STOCK only: dContactRolling spin coefficient (rhoN, a length
+                             ///< [m] times the normal force), >= 0; 0 (default) = no spin row
+} pfOdeMaterial;
+
+/// Defaults: mu_s = mu_k = 0.5, exact mode, automatic patch, computed Hertz radius for steel.
+pfOdeMaterial pf_ode_default_material(void);
+
+/** Validate a material. Returns PF_OK or PF_ERR_NOT_FINITE / PF_ERR_RANGE / PF_ERR_SHAPE with err
+ *  (may be NULL) naming the field and the value. */
+int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err);
+
+/// Context-wide settings. Get defaults from pf_ode_default_config().
+typedef struct pfOdeConfig {
+    double stick_velocity_tol; ///< slip -> stick when |v| and |w| rho_g fall below this [m/s],
+                               ///< > 0 (default 1e-4)
+    double drift_gain;         ///< fraction of the stick drift corrected per step, (0, 1]
+                               ///< (default 1: the anchor is restored in one step)
+    double stock_mu_kinetic;   ///< STOCK mode uses mu_k if nonzero, mu_s if 0 (default 0)
+    int initial_pair_capacity; ///< pairs preallocated at creation, >= 1 (default 64)
+} pfOdeConfig;
+
+/// Defaults as documented in pfOdeConfig.
+pfOdeConfig pf_ode_default_config(void);
+
+/// Opaque adapter context bound to one dWorldID (not thread-safe; one world per context).
+typedef struct pfOdeContext pfOdeContext;
+
+/** Create a context for world. cfg may be NULL for defaults. On success *out is set and PF_OK
+ *  returned; the default material of every geom is pf_ode_default_material(). */
+int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pfError *err);
+
+/// Destroy a context (NULL is ignored). Joints already created stay in the user's groups.
+void pf_ode_destroy(pfOdeContext *ctx);
+
+/** Set the material of one geom (copied). Rejects bad materials with a status code and err. */
+int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m, pfError *err);
+
+/** Set the material used by geoms without their own. */
+int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err);
+
+/** Forget a geom's material and every pair state that involves it (call before dGeomDestroy). */
+void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
+
+/** Collide two geoms and create this step's contact joints for them in group: one normal-only
+ *  contact joint per contact point, and (in pf_ode_before_step) one friction joint at the patch
+ *  centre. In STOCK mode: plain dContactApprox1 contact joints. Call it from your near callback
+ *  in place of dCollide + dJointCreateContact. Geoms without bodies on both sides, or connected
+ *  bodies, produce nothing. Returns the number of contact points (>= 0) or a negative status. */
+int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group);
+
+/** Ready-made near callback: data must be a pfOdeContext whose contact group was set with
+ *  pf_ode_set_contact_group(). Spaces are descended with dSpaceCollide2. */
+void pf_ode_near_callback(void *data, dGeomID g1, dGeomID g2);
+
+/// Contact group used by pf_ode_near_callback.
+void pf_ode_set_contact_group(pfOdeContext *ctx, dJointGroupID group);
+
+/** Call after collision detection and after the user's forces are added, immediately before
+ *  dWorldStep / dWorldQuickStep with the same dt [s] (> 0, finite). Runs the stick test and
+ *  creates the friction joints. Pairs not collided since the last call are forgotten. */
+int pf_ode_before_step(pfOdeContext *ctx, double dt);
+
+/** Call immediately after dWorldStep / dWorldQuickStep (before emptying the contact group):
+ *  reads the joint feedback (normal forces for the next step, diagnostics). */
+int pf_ode_after_step(pfOdeContext *ctx);
+
+/// State of a patch in the last step.
+typedef enum pfOdePatchState {
+    PF_ODE_STATE_NONE = 0, ///< not evaluated (no before_step yet)
+    PF_ODE_STATE_STICK,    ///< locked: static capacity bounds, anchored drift correction
+    PF_ODE_STATE_SLIP,     ///< sliding: kinetic bounds from the core wrench
+    PF_ODE_STATE_POINT,    ///< degenerate patch (edge, single point): point friction
+    PF_ODE_STATE_STOCK     ///< ODE's own friction
+} pfOdePatchState;
+
+/// Diagnostics of one patch (valid after pf_ode_after_step until the next pf_ode_collide).
+typedef struct pfOdePatchInfo {
+    dGeomID geom1, geom2;         ///< geom1 carries body 1
+    pfOdePatchState state;        ///< state used in the last step
+    pfPatchShape shape;           ///< patch shape used (PF_PATCH_NONE for POINT / STOCK)
+    int contact_count;            ///< contact points of the pair
+    double centre[3];             ///< patch centre, world [m]
+    double normal[3];             ///< patch z axis, world (from body 2 into body 1)
+    double xaxis[3];              ///< patch x axis, world
+    double normal_force;          ///< N used for the friction bounds of the last step [N]
+    double normal_force_measured; ///< N from the last step's joint feedback [N]
+    pfTwist twist;                ///< relative twist before the step, patch frame
+    pfWrench wrench;     ///< friction wrench applied in the last step (feedback), patch frame
+    pfWrench bounds;     ///< row bounds used (fx along t1, fy along t2, mz) [N, N m]
+    int has_cr;          ///< 1 if cr is defined (w != 0)
+    double cr[2];        ///< centre of rotation in the patch frame (P5) [m]
+    int has_ca;          ///< 1 if ca is defined (stick test with alpha != 0)
+    double ca[2];        ///< centre of zero acceleration in the patch frame (P10) [m]
+    double stick_margin; ///< capacity - demand of the last stick test (P12) [W per unit]
+    double drift;        ///< stick: distance from the anchor before the step [m]
+} pfOdePatchInfo;
+
+/// Counters since creation (or pf_ode_reset_counters).
+typedef struct pfOdeCounters {
+    long long steps;                   ///< pf_ode_before_step calls
+    long long patches;                 ///< patch-steps evaluated
+    long long stick_steps;             ///< patch-steps in stick
+    long long slip_steps;              ///< patch-steps in slip
+    long long point_fallbacks;         ///< patch-steps with a degenerate patch (point friction)
+    long long stock_steps;             ///< patch-steps in stock mode
+    long long breakaways;              ///< stick -> slip transitions
+    long long stick_transitions;       ///< slip -> stick transitions
+    long long first_contact_estimates; ///< steps whose N came from the first-contact estimate
+    long long pairs_forgotten;         ///< pair states dropped after separation
+    long long dropped_nonfinite;       ///< patches dropped because an input was NaN / Inf
+    long long allocations;             ///< internal (re)allocations after creation
+} pfOdeCounters;
+
+/// Number of patches of the current step.
+int pf_ode_patch_count(const pfOdeContext *ctx);
+/// Diagnostics of patch i (0 <= i < pf_ode_patch_count). Returns PF_OK or PF_ERR_RANGE.
+int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out);
+/// Diagnostics of the patch of a geom pair (either order). PF_ERR_RANGE if there is none.
+int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out);
+/// Counters.
+pfOdeCounters pf_ode_get_counters(const pfOdeContext *ctx);
+/// Zero the counters.
+void pf_ode_reset_counters(pfOdeContext *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PATCHFRICTION_PF_ODE_H */

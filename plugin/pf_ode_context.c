@@ -1,0 +1,539 @@
+/* ODE adapter: context, materials, the persistent per-pair table and diagnostics.
+ * Memory is allocated at creation and when a table grows; never per step in steady state. */
+#include "pf_ode_internal.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_err(pfError *err, int status, const char *field, const char *fmt, double v)
+{
+    if (!err) return;
+    err->status = status;
+    snprintf(err->field, sizeof err->field, "%s", field);
+    snprintf(err->message, sizeof err->message, fmt, field, v);
+}
+
+static void clear_err(pfError *err)
+{
+    if (!err) return;
+    err->status = PF_OK;
+    err->field[0] = '\0';
+    err->message[0] = '\0';
+}
+
+pfOdeMaterial pf_ode_default_material(void)
+{
+    pfOdeMaterial m;
+    memset(&m, 0, sizeof m);
+    m.mu_s = 0.5;
+    m.mu_k = 0.5;
+    m.mode = PF_ODE_MODE_EXACT;
+    m.source = PF_ODE_PATCH_AUTO;
+    m.patch = pf_default_patch_def();
+    m.hertz_radius = 0.0;
+    m.youngs_modulus = 2.1e11;
+    m.poisson_ratio = 0.3;
+    return m;
+}
+
+pfOdeConfig pf_ode_default_config(void)
+{
+    pfOdeConfig c;
+    c.stick_velocity_tol = 1e-4;
+    c.drift_gain = 1.0;
+    c.stock_mu_kinetic = 0;
+    c.initial_pair_capacity = 64;
+    return c;
+}
+
+#define CHECK_FINITE(field, v)                                                                     \
+    do {                                                                                           \
+        if (!isfinite(v)) {                                                                        \
+            set_err(err, PF_ERR_NOT_FINITE, field, "%s = %g is not finite", (v));                  \
+            return PF_ERR_NOT_FINITE;                                                              \
+        }                                                                                          \
+    } while (0)
+#define CHECK_RANGE(field, v, cond, what)                                                          \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            set_err(err, PF_ERR_RANGE, field, "%s = %g is out of range (" what ")", (v));          \
+            return PF_ERR_RANGE;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
+{
+    clear_err(err);
+    if (!m) {
+        set_err(err, PF_ERR_NULL, "material", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    CHECK_FINITE("mu_s", m->mu_s);
+    CHECK_FINITE("mu_k", m->mu_k);
+    CHECK_RANGE("mu_s", m->mu_s, m->mu_s >= 0.0, "must be >= 0");
+    CHECK_RANGE("mu_k", m->mu_k, m->mu_k >= 0.0, "must be >= 0");
+    CHECK_RANGE("mu_k", m->mu_k, m->mu_k <= m->mu_s, "must be <= mu_s");
+    if (m->mode != PF_ODE_MODE_EXACT && m->mode != PF_ODE_MODE_PADE &&
+        m->mode != PF_ODE_MODE_STOCK) {
+        set_err(err, PF_ERR_SHAPE, "mode", "%s = %g is not a pfOdeMode", (double)m->mode);
+        return PF_ERR_SHAPE;
+    }
+    if (m->source != PF_ODE_PATCH_AUTO && m->source != PF_ODE_PATCH_FIXED) {
+        set_err(err, PF_ERR_SHAPE, "source", "%s = %g is not a pfOdePatchSource",
+                (double)m->source);
+        return PF_ERR_SHAPE;
+    }
+    CHECK_FINITE("hertz_radius", m->hertz_radius);
+    CHECK_RANGE("hertz_radius", m->hertz_radius, m->hertz_radius >= 0.0, "must be >= 0");
+    CHECK_FINITE("youngs_modulus", m->youngs_modulus);
+    CHECK_RANGE("youngs_modulus", m->youngs_modulus, m->youngs_modulus > 0.0, "must be > 0");
+    CHECK_FINITE("poisson_ratio", m->poisson_ratio);
+    CHECK_RANGE("poisson_ratio", m->poisson_ratio,
+                m->poisson_ratio >= 0.0 && m->poisson_ratio < 0.5, "must be in [0, 0.5)");
+    CHECK_FINITE("rolling_d", m->rolling_d);
+    CHECK_RANGE("rolling_d", m->rolling_d, m->rolling_d >= 0.0 && m->rolling_d <= 1.0,
+                "must be in [0, 1]");
+    CHECK_FINITE("eps_t", m->eps_t);
+    CHECK_RANGE("eps_t", m->eps_t, m->eps_t >= 0.0, "must be >= 0");
+    CHECK_FINITE("eps_r", m->eps_r);
+    CHECK_RANGE("eps_r", m->eps_r, m->eps_r >= 0.0, "must be >= 0");
+    CHECK_FINITE("stock_spin_rho", m->stock_spin_rho);
+    CHECK_RANGE("stock_spin_rho", m->stock_spin_rho, m->stock_spin_rho >= 0.0, "must be >= 0");
+    if (m->source == PF_ODE_PATCH_FIXED) {
+        int st = pf_patch_def_validate(&m->patch, err);
+        if (st != PF_OK) return st;
+    }
+    return PF_OK;
+}
+
+/* ---- hashing -------------------------------------------------------------------------------- */
+
+static uint64_t hash_ptr(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static uint64_t hash_pair(dGeomID a, dGeomID b)
+{
+    return hash_ptr(a) * 31u + hash_ptr(b);
+}
+
+/* ---- materials ------------------------------------------------------------------------------ */
+
+static int mat_slot(const pfOdeContext *ctx, dGeomID g)
+{
+    if (ctx->mat_cap == 0) return -1;
+    int mask = ctx->mat_cap - 1;
+    int i = (int)(hash_ptr(g) & (uint64_t)mask);
+    while (ctx->mat_keys[i]) {
+        if (ctx->mat_keys[i] == g) return i;
+        i = (i + 1) & mask;
+    }
+    return -1;
+}
+
+static int mat_grow(pfOdeContext *ctx)
+{
+    int ncap = ctx->mat_cap ? ctx->mat_cap * 2 : 64;
+    dGeomID *keys = calloc((size_t)ncap, sizeof *keys);
+    int *idx = calloc((size_t)ncap, sizeof *idx);
+    if (!keys || !idx) {
+        free(keys);
+        free(idx);
+        return PF_ERR_NO_MEMORY;
+    }
+    for (int i = 0; i < ctx->mat_cap; ++i) {
+        if (!ctx->mat_keys[i]) continue;
+        int j = (int)(hash_ptr(ctx->mat_keys[i]) & (uint64_t)(ncap - 1));
+        while (keys[j])
+            j = (j + 1) & (ncap - 1);
+        keys[j] = ctx->mat_keys[i];
+        idx[j] = ctx->mat_index[i];
+    }
+    free(ctx->mat_keys);
+    free(ctx->mat_index);
+    ctx->mat_keys = keys;
+    ctx->mat_index = idx;
+    ctx->mat_cap = ncap;
+    ctx->counters.allocations++;
+    return PF_OK;
+}
+
+int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m, pfError *err)
+{
+    if (!ctx || !geom) {
+        clear_err(err);
+        set_err(err, PF_ERR_NULL, ctx ? "geom" : "ctx", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    int st = pf_ode_material_validate(m, err);
+    if (st != PF_OK) return st;
+    int s = mat_slot(ctx, geom);
+    if (s >= 0) {
+        ctx->mats[ctx->mat_index[s]] = *m;
+        return PF_OK;
+    }
+    if ((ctx->mat_count + 1) * 2 > ctx->mat_cap) {
+        if (mat_grow(ctx) != PF_OK) {
+            set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory%.0f", 0.0);
+            return PF_ERR_NO_MEMORY;
+        }
+    }
+    if (ctx->mat_count == ctx->mats_cap) {
+        int ncap = ctx->mats_cap ? ctx->mats_cap * 2 : 64;
+        pfOdeMaterial *nm = realloc(ctx->mats, (size_t)ncap * sizeof *nm);
+        if (!nm) {
+            set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory%.0f", 0.0);
+            return PF_ERR_NO_MEMORY;
+        }
+        ctx->mats = nm;
+        ctx->mats_cap = ncap;
+        ctx->counters.allocations++;
+    }
+    int mask = ctx->mat_cap - 1;
+    int i = (int)(hash_ptr(geom) & (uint64_t)mask);
+    while (ctx->mat_keys[i])
+        i = (i + 1) & mask;
+    ctx->mat_keys[i] = geom;
+    ctx->mat_index[i] = ctx->mat_count;
+    ctx->mats[ctx->mat_count++] = *m;
+    return PF_OK;
+}
+
+int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err)
+{
+    if (!ctx) {
+        clear_err(err);
+        set_err(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    int st = pf_ode_material_validate(m, err);
+    if (st != PF_OK) return st;
+    ctx->default_mat = *m;
+    return PF_OK;
+}
+
+const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g)
+{
+    int s = mat_slot(ctx, g);
+    return s >= 0 ? &ctx->mats[ctx->mat_index[s]] : &ctx->default_mat;
+}
+
+void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out)
+{
+    memset(out, 0, sizeof *out);
+    out->mu_s = sqrt(a->mu_s * b->mu_s);
+    out->mu_k = sqrt(a->mu_k * b->mu_k);
+    if (out->mu_k > out->mu_s) out->mu_k = out->mu_s;
+    if (a->mode == PF_ODE_MODE_STOCK || b->mode == PF_ODE_MODE_STOCK)
+        out->mode = PF_ODE_MODE_STOCK;
+    else if (a->mode == PF_ODE_MODE_PADE || b->mode == PF_ODE_MODE_PADE)
+        out->mode = PF_ODE_MODE_PADE;
+    else
+        out->mode = PF_ODE_MODE_EXACT;
+    if (a->source == PF_ODE_PATCH_FIXED) {
+        out->fixed = 1;
+        out->patch = a->patch;
+    } else if (b->source == PF_ODE_PATCH_FIXED) {
+        out->fixed = 1;
+        out->patch = b->patch;
+    }
+    out->hertz_radius = fmax(a->hertz_radius, b->hertz_radius);
+    double ca = (1.0 - a->poisson_ratio * a->poisson_ratio) / a->youngs_modulus;
+    double cb = (1.0 - b->poisson_ratio * b->poisson_ratio) / b->youngs_modulus;
+    out->e_star = 1.0 / (ca + cb);
+    out->rolling_d = fmax(a->rolling_d, b->rolling_d);
+    out->eps_t = fmax(a->eps_t, b->eps_t);
+    out->eps_r = fmax(a->eps_r, b->eps_r);
+    out->stock_spin_rho = fmax(a->stock_spin_rho, b->stock_spin_rho);
+}
+
+/* ---- pairs ---------------------------------------------------------------------------------- */
+
+pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx)
+{
+    return &ctx->chunks[idx / PF_ODE_CHUNK][idx % PF_ODE_CHUNK];
+}
+
+static int pair_slot(const pfOdeContext *ctx, dGeomID g1, dGeomID g2)
+{
+    int mask = ctx->pair_hash_cap - 1;
+    int i = (int)(hash_pair(g1, g2) & (uint64_t)mask);
+    while (ctx->pair_hash[i] >= 0) {
+        const pfOdePair *p = pf_ode_pair_at(ctx, ctx->pair_hash[i]);
+        if (p->g1 == g1 && p->g2 == g2) return i;
+        i = (i + 1) & mask;
+    }
+    return -1 - i; /* free slot, encoded */
+}
+
+int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2)
+{
+    int s = pair_slot(ctx, g1, g2);
+    return s >= 0 ? ctx->pair_hash[s] : -1;
+}
+
+static int add_chunk(pfOdeContext *ctx)
+{
+    if (ctx->chunk_count == ctx->chunk_cap) {
+        int ncap = ctx->chunk_cap ? ctx->chunk_cap * 2 : 8;
+        pfOdePair **nc = realloc(ctx->chunks, (size_t)ncap * sizeof *nc);
+        if (!nc) return PF_ERR_NO_MEMORY;
+        ctx->chunks = nc;
+        ctx->chunk_cap = ncap;
+    }
+    pfOdePair *chunk = calloc(PF_ODE_CHUNK, sizeof *chunk);
+    int *nfree = realloc(ctx->free_list, (size_t)(ctx->pool_size + PF_ODE_CHUNK) * sizeof *nfree);
+    int *nalive = realloc(ctx->alive, (size_t)(ctx->pool_size + PF_ODE_CHUNK) * sizeof *nalive);
+    if (nfree) ctx->free_list = nfree;
+    if (nalive) {
+        ctx->alive = nalive;
+        ctx->alive_cap = ctx->pool_size + PF_ODE_CHUNK;
+    }
+    if (!chunk || !nfree || !nalive) {
+        free(chunk);
+        return PF_ERR_NO_MEMORY;
+    }
+    ctx->chunks[ctx->chunk_count++] = chunk;
+    /* push new indices so that the lowest is popped first */
+    for (int k = PF_ODE_CHUNK - 1; k >= 0; --k)
+        ctx->free_list[ctx->free_count++] = ctx->pool_size + k;
+    ctx->pool_size += PF_ODE_CHUNK;
+    return PF_OK;
+}
+
+static int rehash_pairs(pfOdeContext *ctx, int ncap)
+{
+    int *h = malloc((size_t)ncap * sizeof *h);
+    if (!h) return PF_ERR_NO_MEMORY;
+    for (int i = 0; i < ncap; ++i)
+        h[i] = -1;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        const pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        int j = (int)(hash_pair(p->g1, p->g2) & (uint64_t)(ncap - 1));
+        while (h[j] >= 0)
+            j = (j + 1) & (ncap - 1);
+        h[j] = ctx->alive[a];
+    }
+    free(ctx->pair_hash);
+    ctx->pair_hash = h;
+    ctx->pair_hash_cap = ncap;
+    return PF_OK;
+}
+
+int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx)
+{
+    int s = pair_slot(ctx, g1, g2);
+    if (s >= 0) {
+        *out_idx = ctx->pair_hash[s];
+        return PF_OK;
+    }
+    if (ctx->free_count == 0) {
+        if (add_chunk(ctx) != PF_OK) return PF_ERR_NO_MEMORY;
+        ctx->counters.allocations++;
+    }
+    if ((ctx->pair_count + 1) * 2 > ctx->pair_hash_cap) {
+        if (rehash_pairs(ctx, ctx->pair_hash_cap * 2) != PF_OK) return PF_ERR_NO_MEMORY;
+        ctx->counters.allocations++;
+    }
+    s = pair_slot(ctx, g1, g2);
+    int idx = ctx->free_list[--ctx->free_count];
+    pfOdePair *p = pf_ode_pair_at(ctx, idx);
+    memset(p, 0, sizeof *p);
+    p->g1 = g1;
+    p->g2 = g2;
+    p->in_use = 1;
+    p->fresh = 1;
+    ctx->pair_hash[-1 - s] = idx;
+    ctx->pair_count++;
+    ctx->alive[ctx->alive_count++] = idx;
+    *out_idx = idx;
+    return PF_OK;
+}
+
+/* Removal with backward-shift deletion (linear probing keeps no tombstones). The caller removes
+ * the index from the alive list. */
+void pf_ode_pair_release(pfOdeContext *ctx, int idx)
+{
+    pfOdePair *p = pf_ode_pair_at(ctx, idx);
+    int s = pair_slot(ctx, p->g1, p->g2);
+    if (s < 0) return;
+    int mask = ctx->pair_hash_cap - 1;
+    int i = s;
+    ctx->pair_hash[i] = -1;
+    int j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (ctx->pair_hash[j] < 0) break;
+        const pfOdePair *q = pf_ode_pair_at(ctx, ctx->pair_hash[j]);
+        int home = (int)(hash_pair(q->g1, q->g2) & (uint64_t)mask);
+        /* move q back to i if its home is not in (i, j] cyclically */
+        int move = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
+        if (move) {
+            ctx->pair_hash[i] = ctx->pair_hash[j];
+            ctx->pair_hash[j] = -1;
+            i = j;
+        }
+    }
+    p->in_use = 0;
+    ctx->pair_count--;
+    ctx->free_list[ctx->free_count++] = idx;
+    ctx->counters.pairs_forgotten++;
+}
+
+/* ---- lifecycle ------------------------------------------------------------------------------ */
+
+int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pfError *err)
+{
+    clear_err(err);
+    if (!out) {
+        set_err(err, PF_ERR_NULL, "out", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    *out = NULL;
+    if (!world) {
+        set_err(err, PF_ERR_NULL, "world", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    pfOdeConfig c = cfg ? *cfg : pf_ode_default_config();
+    CHECK_FINITE("stick_velocity_tol", c.stick_velocity_tol);
+    CHECK_RANGE("stick_velocity_tol", c.stick_velocity_tol, c.stick_velocity_tol > 0.0,
+                "must be > 0");
+    CHECK_FINITE("drift_gain", c.drift_gain);
+    CHECK_RANGE("drift_gain", c.drift_gain, c.drift_gain > 0.0 && c.drift_gain <= 1.0,
+                "must be in (0, 1]");
+    CHECK_FINITE("stock_mu_kinetic", c.stock_mu_kinetic);
+    CHECK_RANGE("initial_pair_capacity", (double)c.initial_pair_capacity,
+                c.initial_pair_capacity >= 1 && c.initial_pair_capacity <= (1 << 24),
+                "must be in [1, 2^24]");
+
+    pfOdeContext *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) {
+        set_err(err, PF_ERR_NO_MEMORY, "ctx", "%s: out of memory%.0f", 0.0);
+        return PF_ERR_NO_MEMORY;
+    }
+    ctx->world = world;
+    ctx->cfg = c;
+    ctx->default_mat = pf_ode_default_material();
+    int st = PF_OK;
+    while (st == PF_OK && ctx->pool_size < c.initial_pair_capacity)
+        st = add_chunk(ctx);
+    int hcap = 16;
+    while (hcap < 2 * ctx->pool_size)
+        hcap *= 2;
+    if (st == PF_OK) st = rehash_pairs(ctx, hcap);
+    if (st != PF_OK) {
+        pf_ode_destroy(ctx);
+        set_err(err, PF_ERR_NO_MEMORY, "ctx", "%s: out of memory%.0f", 0.0);
+        return PF_ERR_NO_MEMORY;
+    }
+    *out = ctx;
+    return PF_OK;
+}
+
+void pf_ode_destroy(pfOdeContext *ctx)
+{
+    if (!ctx) return;
+    for (int i = 0; i < ctx->chunk_count; ++i)
+        free(ctx->chunks[i]);
+    free(ctx->chunks);
+    free(ctx->free_list);
+    free(ctx->alive);
+    free(ctx->pair_hash);
+    free(ctx->mat_keys);
+    free(ctx->mat_index);
+    free(ctx->mats);
+    free(ctx);
+}
+
+void pf_ode_set_contact_group(pfOdeContext *ctx, dJointGroupID group)
+{
+    if (ctx) ctx->near_group = group;
+}
+
+void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom)
+{
+    if (!ctx || !geom) return;
+    int w = 0;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        int idx = ctx->alive[a];
+        pfOdePair *p = pf_ode_pair_at(ctx, idx);
+        if (p->g1 == geom || p->g2 == geom)
+            pf_ode_pair_release(ctx, idx);
+        else
+            ctx->alive[w++] = idx;
+    }
+    ctx->alive_count = w;
+    int s = mat_slot(ctx, geom);
+    if (s >= 0) {
+        /* rebuild the material hash without this key (rare; set-time cost only) */
+        int victim = ctx->mat_index[s];
+        int last = ctx->mat_count - 1;
+        ctx->mats[victim] = ctx->mats[last];
+        dGeomID *keys = ctx->mat_keys;
+        int *idx = ctx->mat_index;
+        int cap = ctx->mat_cap;
+        for (int i = 0; i < cap; ++i)
+            if (keys[i] && idx[i] == last) idx[i] = victim;
+        keys[s] = NULL;
+        /* reinsert the cluster after s */
+        int mask = cap - 1;
+        for (int j = (s + 1) & mask; keys[j]; j = (j + 1) & mask) {
+            dGeomID k = keys[j];
+            int v = idx[j];
+            keys[j] = NULL;
+            int t = (int)(hash_ptr(k) & (uint64_t)mask);
+            while (keys[t])
+                t = (t + 1) & mask;
+            keys[t] = k;
+            idx[t] = v;
+        }
+        ctx->mat_count--;
+    }
+}
+
+/* ---- diagnostics ---------------------------------------------------------------------------- */
+
+int pf_ode_patch_count(const pfOdeContext *ctx)
+{
+    return ctx ? ctx->alive_count : 0;
+}
+
+int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out)
+{
+    if (!ctx || !out) return PF_ERR_NULL;
+    if (i < 0 || i >= ctx->alive_count) return PF_ERR_RANGE;
+    *out = pf_ode_pair_at(ctx, ctx->alive[i])->info;
+    return PF_OK;
+}
+
+int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out)
+{
+    if (!ctx || !out) return PF_ERR_NULL;
+    int idx = pf_ode_pair_lookup(ctx, a, b);
+    if (idx < 0) idx = pf_ode_pair_lookup(ctx, b, a);
+    if (idx < 0) return PF_ERR_RANGE;
+    *out = pf_ode_pair_at(ctx, idx)->info;
+    return PF_OK;
+}
+
+pfOdeCounters pf_ode_get_counters(const pfOdeContext *ctx)
+{
+    pfOdeCounters c;
+    memset(&c, 0, sizeof c);
+    return ctx ? ctx->counters : c;
+}
+
+void pf_ode_reset_counters(pfOdeContext *ctx)
+{
+    if (ctx) memset(&ctx->counters, 0, sizeof ctx->counters);
+}

@@ -1,0 +1,125 @@
+/* Private types of the ODE adapter (pf_ode_*.c). Not installed. */
+#ifndef PF_ODE_INTERNAL_H
+#define PF_ODE_INTERNAL_H
+
+#include <patchfriction/pf_ode.h>
+
+/// Combined material of a geom pair (pf_ode_combine).
+typedef struct pfOdePairMaterial {
+    double mu_s, mu_k;
+    pfOdeMode mode;
+    int fixed;           ///< 1: use patch as given
+    pfPatchDef patch;    ///< FIXED patch
+    double hertz_radius; ///< given a [m], 0 = compute
+    double e_star;       ///< combined modulus E* [Pa]
+    double rolling_d, eps_t, eps_r, stock_spin_rho;
+} pfOdePairMaterial;
+
+/// Patch geometry found from the contacts (before the normal force is known).
+typedef enum pfOdeGeomKind {
+    PF_ODE_KIND_POINT = 0, ///< degenerate: point friction at the centroid
+    PF_ODE_KIND_PATCH,     ///< def complete (rectangle, disk, polygon, fixed)
+    PF_ODE_KIND_HERTZ      ///< Hertz disk, radius from N in before_step unless given
+} pfOdeGeomKind;
+
+/// Persistent state of one geom pair (lives in a chunk that never moves, so the dJointFeedback
+/// structs it holds stay valid while ODE writes them).
+typedef struct pfOdePair {
+    dGeomID g1, g2; ///< key; g1 carries body 1
+    dBodyID b1, b2; ///< b2 may be 0 (static environment)
+    int in_use;
+    unsigned long seen; ///< frame stamp of the last pf_ode_collide
+    int fresh;          ///< 1 until the pair has completed one step
+    dJointGroupID group;
+    pfOdePairMaterial mat;
+
+    /* this step */
+    int ncontacts;
+    dContactGeom contacts[PF_ODE_MAX_CONTACTS];
+    dJointFeedback fb[PF_ODE_MAX_CONTACTS];
+    dJointFeedback fb_fric, fb_spin;
+    int has_fric, has_spin;
+    pfOdeGeomKind kind;
+    pfPatchDef def;
+    double hertz_rstar;            ///< effective radius R* for a computed Hertz radius [m]
+    double c[3], n[3], x[3], y[3]; ///< patch centre and frame (world)
+    double rho_g;                  ///< radius of gyration of the patch pressure [m]
+    double t1[3], t2[3];           ///< friction row directions used (world)
+
+    /* persistent */
+    pfOdePatchState state;
+    int has_n;                     ///< normal force measured in the previous step
+    double n_meas;                 ///< [N]
+    double anchor1[3], anchor2[3]; ///< stick anchor: body-1 local point, body-2 local or world
+    double axis1[3], axis2[3];     ///< stick anchor: patch x in body-1 / body-2 (or world) frame
+    double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
+    double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
+    double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads
+    int has_other;
+    double dt;
+    pfOdePatchInfo info;
+} pfOdePair;
+
+#define PF_ODE_CHUNK 64
+
+struct pfOdeContext {
+    dWorldID world;
+    pfOdeConfig cfg;
+    dJointGroupID near_group;
+    unsigned long frame;
+
+    /* materials: open addressing geom -> index into mats */
+    dGeomID *mat_keys;
+    int *mat_index;
+    int mat_cap; ///< hash capacity (power of two)
+    int mat_count;
+    pfOdeMaterial *mats;
+    int mats_cap;
+    pfOdeMaterial default_mat;
+
+    /* pairs: chunked pool + hash (key pair -> pool index) */
+    pfOdePair **chunks;
+    int chunk_count, chunk_cap;
+    int *free_list;
+    int free_count;
+    int pool_size; ///< chunk_count * PF_ODE_CHUNK
+    int *pair_hash;
+    int pair_hash_cap;
+    int pair_count;
+    int *alive; ///< indices of used pairs, in creation order
+    int alive_count, alive_cap;
+
+    pfOdeCounters counters;
+};
+
+/* pf_ode_context.c */
+pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx);
+int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2);
+int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx);
+void pf_ode_pair_release(pfOdeContext *ctx, int idx);
+const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g);
+void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out);
+
+/* pf_ode_patch.c */
+void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
+
+/* small vector helpers */
+static inline double pf_ode_dot(const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static inline void pf_ode_cross(const double *a, const double *b, double *r)
+{
+    double t0 = a[1] * b[2] - a[2] * b[1];
+    double t1 = a[2] * b[0] - a[0] * b[2];
+    double t2 = a[0] * b[1] - a[1] * b[0];
+    r[0] = t0;
+    r[1] = t1;
+    r[2] = t2;
+}
+static inline int pf_ode_finite3(const double *a)
+{
+    return (a[0] - a[0] == 0.0) && (a[1] - a[1] == 0.0) && (a[2] - a[2] == 0.0);
+}
+
+#endif

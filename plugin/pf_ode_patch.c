@@ -1,0 +1,386 @@
+/* ODE adapter: collision of a geom pair, normal-only contact joints and the patch geometry.
+ *
+ * One patch per geom pair per step. The contact points become normal-only contact joints
+ * (mu = 0 gives ODE's single normal row, contact.cpp getInfo1), so ODE supports the body where
+ * the geometry touches; the patch (shape, centre, frame) is inferred here from the geometry, and
+ * the friction joint at its centre is created in pf_ode_before_step. */
+#include "pf_ode_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A face counts as flat on the contact plane when its normal is within ~1.8 degrees of it. */
+#define PF_ODE_FACE_COS 0.9995
+/* Contact hull must cover this fraction of a box face to take the whole face as the patch. */
+#define PF_ODE_FACE_COVER 0.95
+/* Degenerate polygon: area below this fraction of the squared extent (an edge). */
+#define PF_ODE_DEGENERATE_AREA 1e-6
+
+static void normalize(double *v)
+{
+    double l = sqrt(pf_ode_dot(v, v));
+    if (l > 0.0) {
+        v[0] /= l;
+        v[1] /= l;
+        v[2] /= l;
+    }
+}
+
+/* Andrew's monotone chain on 2D points; writes the CCW hull to out (n <= PF_ODE_MAX_CONTACTS).
+ * Returns the hull vertex count. */
+static int convex_hull(double (*pts)[2], int n, double *out)
+{
+    /* insertion sort by x then y (n is tiny) */
+    for (int i = 1; i < n; ++i) {
+        double px = pts[i][0], py = pts[i][1];
+        int j = i - 1;
+        while (j >= 0 && (pts[j][0] > px || (pts[j][0] == px && pts[j][1] > py))) {
+            pts[j + 1][0] = pts[j][0];
+            pts[j + 1][1] = pts[j][1];
+            --j;
+        }
+        pts[j + 1][0] = px;
+        pts[j + 1][1] = py;
+    }
+    double h[2 * PF_ODE_MAX_CONTACTS + 2][2];
+    int k = 0;
+    for (int i = 0; i < n; ++i) {
+        while (k >= 2 && (h[k - 1][0] - h[k - 2][0]) * (pts[i][1] - h[k - 2][1]) -
+                                 (h[k - 1][1] - h[k - 2][1]) * (pts[i][0] - h[k - 2][0]) <=
+                             0.0)
+            --k;
+        h[k][0] = pts[i][0];
+        h[k][1] = pts[i][1];
+        ++k;
+    }
+    for (int i = n - 2, lo = k + 1; i >= 0; --i) {
+        while (k >= lo && (h[k - 1][0] - h[k - 2][0]) * (pts[i][1] - h[k - 2][1]) -
+                                  (h[k - 1][1] - h[k - 2][1]) * (pts[i][0] - h[k - 2][0]) <=
+                              0.0)
+            --k;
+        h[k][0] = pts[i][0];
+        h[k][1] = pts[i][1];
+        ++k;
+    }
+    int m = k > 1 ? k - 1 : k;
+    for (int i = 0; i < m; ++i) {
+        out[2 * i] = h[i][0];
+        out[2 * i + 1] = h[i][1];
+    }
+    return m;
+}
+
+static double polygon_area_centroid(const double *xy, int n, double *cx, double *cy)
+{
+    double a = 0.0, sx = 0.0, sy = 0.0;
+    for (int i = 0; i < n; ++i) {
+        int j = (i + 1) % n;
+        double cr = xy[2 * i] * xy[2 * j + 1] - xy[2 * j] * xy[2 * i + 1];
+        a += cr;
+        sx += (xy[2 * i] + xy[2 * j]) * cr;
+        sy += (xy[2 * i + 1] + xy[2 * j + 1]) * cr;
+    }
+    a *= 0.5;
+    if (fabs(a) > 0.0) {
+        *cx = sx / (6.0 * a);
+        *cy = sy / (6.0 * a);
+    }
+    return a;
+}
+
+/* Projected contact hull in the frame (x, y) about origin o. Returns its area and vertex count. */
+static double contact_hull(const pfOdePair *p, const double *o, const double *x, const double *y,
+                           double *xy, int *nv)
+{
+    double pts[PF_ODE_MAX_CONTACTS][2];
+    for (int i = 0; i < p->ncontacts; ++i) {
+        double d[3] = {p->contacts[i].pos[0] - o[0], p->contacts[i].pos[1] - o[1],
+                       p->contacts[i].pos[2] - o[2]};
+        pts[i][0] = pf_ode_dot(d, x);
+        pts[i][1] = pf_ode_dot(d, y);
+    }
+    *nv = p->ncontacts >= 3 ? convex_hull(pts, p->ncontacts, xy) : 0;
+    if (*nv < 3) return 0.0;
+    double cx = 0, cy = 0;
+    return polygon_area_centroid(xy, *nv, &cx, &cy);
+}
+
+static void frame_from_normal(pfOdePair *p)
+{
+    dVector3 nn = {p->n[0], p->n[1], p->n[2], 0}, a, b;
+    dPlaneSpace(nn, a, b);
+    for (int k = 0; k < 3; ++k) {
+        p->x[k] = a[k];
+        p->y[k] = b[k];
+    }
+}
+
+static void project_to_plane(const double *pt, const double *o, const double *n, double *out)
+{
+    double d[3] = {pt[0] - o[0], pt[1] - o[1], pt[2] - o[2]};
+    double s = pf_ode_dot(d, n);
+    for (int k = 0; k < 3; ++k)
+        out[k] = pt[k] - s * n[k];
+}
+
+/* Box face flat on the contact plane -> rectangle at the face centre. side: +1 when the box is
+ * body 1 (its touching face looks along -n), -1 when it is body 2. */
+static int try_box(pfOdePair *p, dGeomID g, double side, const double *c0)
+{
+    if (dGeomGetClass(g) != dBoxClass) return 0;
+    dVector3 len;
+    dGeomBoxGetLengths(g, len);
+    const dReal *R = dGeomGetRotation(g);
+    const dReal *pos = dGeomGetPosition(g);
+    int k = 0;
+    double best = 0.0;
+    for (int i = 0; i < 3; ++i) {
+        double a = fabs(R[0 + i] * p->n[0] + R[4 + i] * p->n[1] + R[8 + i] * p->n[2]);
+        if (a > best) {
+            best = a;
+            k = i;
+        }
+    }
+    if (best < PF_ODE_FACE_COS) return 0;
+    double ak[3] = {R[0 + k], R[4 + k], R[8 + k]};
+    double sgn = pf_ode_dot(ak, p->n) > 0 ? 1.0 : -1.0;
+    double fc[3];
+    for (int j = 0; j < 3; ++j)
+        fc[j] = pos[j] - side * sgn * 0.5 * len[k] * ak[j];
+    int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
+    if (len[i2] > len[i1]) {
+        int t = i1;
+        i1 = i2;
+        i2 = t;
+    }
+    double ex[3] = {R[0 + i1], R[4 + i1], R[8 + i1]};
+    /* x: long side projected on the plane */
+    double s = pf_ode_dot(ex, p->n);
+    for (int j = 0; j < 3; ++j)
+        p->x[j] = ex[j] - s * p->n[j];
+    normalize(p->x);
+    pf_ode_cross(p->n, p->x, p->y);
+    double c[3];
+    project_to_plane(fc, c0, p->n, c);
+    double xy[2 * PF_ODE_MAX_CONTACTS];
+    int nv = 0;
+    double area = contact_hull(p, c, p->x, p->y, xy, &nv);
+    double face = len[i1] * len[i2];
+    if (fabs(area) < PF_ODE_FACE_COVER * face) return 0;
+    memcpy(p->c, c, sizeof c);
+    p->def = pf_default_patch_def();
+    p->def.shape = PF_PATCH_RECT;
+    p->def.length = len[i1];
+    p->def.width = len[i2];
+    p->kind = PF_ODE_KIND_PATCH;
+    return 1;
+}
+
+/* Cylinder end flat on the plane -> uniform disk at the end centre. */
+static int try_cylinder(pfOdePair *p, dGeomID g, double side, const double *c0)
+{
+    if (dGeomGetClass(g) != dCylinderClass) return 0;
+    dReal r, l;
+    dGeomCylinderGetParams(g, &r, &l);
+    const dReal *R = dGeomGetRotation(g);
+    const dReal *pos = dGeomGetPosition(g);
+    double az[3] = {R[2], R[6], R[10]};
+    double d = pf_ode_dot(az, p->n);
+    if (fabs(d) < PF_ODE_FACE_COS || p->ncontacts < 3) return 0;
+    double sgn = d > 0 ? 1.0 : -1.0;
+    double ec[3];
+    for (int j = 0; j < 3; ++j)
+        ec[j] = pos[j] - side * sgn * 0.5 * l * az[j];
+    double c[3];
+    project_to_plane(ec, c0, p->n, c);
+    /* the contact points must lie on the rim (not an edge contact of a tilted cylinder) */
+    for (int i = 0; i < p->ncontacts; ++i) {
+        double dd[3] = {p->contacts[i].pos[0] - c[0], p->contacts[i].pos[1] - c[1],
+                        p->contacts[i].pos[2] - c[2]};
+        double t = pf_ode_dot(dd, p->n);
+        double rr = sqrt(fmax(pf_ode_dot(dd, dd) - t * t, 0.0));
+        if (rr > 1.05 * r) return 0;
+    }
+    memcpy(p->c, c, sizeof c);
+    frame_from_normal(p);
+    p->def = pf_default_patch_def();
+    p->def.shape = PF_PATCH_DISK;
+    p->def.radius = r;
+    p->kind = PF_ODE_KIND_PATCH;
+    return 1;
+}
+
+static double curvature_radius(dGeomID g)
+{
+    int cls = dGeomGetClass(g);
+    if (cls == dSphereClass) return dGeomSphereGetRadius(g);
+    if (cls == dCapsuleClass) {
+        dReal r, l;
+        dGeomCapsuleGetParams(g, &r, &l);
+        return r;
+    }
+    return INFINITY;
+}
+
+void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
+{
+    (void)ctx;
+    int n = p->ncontacts;
+    double c0[3] = {0, 0, 0}, nn[3] = {0, 0, 0};
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) {
+            c0[k] += p->contacts[i].pos[k] / n;
+            nn[k] += p->contacts[i].normal[k];
+        }
+    normalize(nn);
+    memcpy(p->n, nn, sizeof nn);
+    memcpy(p->c, c0, sizeof c0);
+    p->kind = PF_ODE_KIND_POINT;
+    p->def = pf_default_patch_def();
+
+    if (p->mat.fixed) {
+        frame_from_normal(p);
+        p->def = p->mat.patch;
+        p->kind = PF_ODE_KIND_PATCH;
+        return;
+    }
+    if (try_box(p, p->g1, 1.0, c0) || try_box(p, p->g2, -1.0, c0)) return;
+    if (try_cylinder(p, p->g1, 1.0, c0) || try_cylinder(p, p->g2, -1.0, c0)) return;
+    double r1 = curvature_radius(p->g1), r2 = curvature_radius(p->g2);
+    if ((isfinite(r1) || isfinite(r2)) && n <= 1) {
+        /* sphere, or a capsule end: Hertzian disk at the contact point */
+        frame_from_normal(p);
+        double inv = (isfinite(r1) ? 1.0 / r1 : 0.0) + (isfinite(r2) ? 1.0 / r2 : 0.0);
+        p->hertz_rstar = 1.0 / inv;
+        p->def.shape = PF_PATCH_HERTZ_DISK;
+        p->def.radius = p->mat.hertz_radius; /* 0: computed from N in before_step */
+        p->def.rolling_d = p->mat.rolling_d;
+        p->def.eps_t = p->mat.eps_t;
+        p->def.eps_r = p->mat.eps_r;
+        p->def.model = p->mat.mode == PF_ODE_MODE_PADE ? PF_MODEL_PADE : PF_MODEL_EXACT;
+        p->kind = PF_ODE_KIND_HERTZ;
+        return;
+    }
+    /* polygon from the contact points */
+    frame_from_normal(p);
+    double xy[2 * PF_ODE_MAX_CONTACTS];
+    int nv = 0;
+    double area = contact_hull(p, c0, p->x, p->y, xy, &nv);
+    double ext2 = 0.0;
+    for (int i = 0; i < nv; ++i)
+        ext2 = fmax(ext2, xy[2 * i] * xy[2 * i] + xy[2 * i + 1] * xy[2 * i + 1]);
+    if (nv >= 3 && area > PF_ODE_DEGENERATE_AREA * ext2 && ext2 > 1e-18 &&
+        nv <= PF_POLYGON_MAX_VERTICES) {
+        double cx = 0.0, cy = 0.0;
+        polygon_area_centroid(xy, nv, &cx, &cy);
+        for (int i = 0; i < nv; ++i) {
+            xy[2 * i] -= cx;
+            xy[2 * i + 1] -= cy;
+        }
+        for (int k = 0; k < 3; ++k)
+            p->c[k] = c0[k] + cx * p->x[k] + cy * p->y[k];
+        p->def.shape = PF_PATCH_POLYGON;
+        p->def.vertex_count = nv;
+        memcpy(p->def.vertices, xy, sizeof(double) * 2 * (size_t)nv);
+        p->kind = PF_ODE_KIND_PATCH;
+        return;
+    }
+    /* an edge or a single point: point friction (counted in before_step) */
+    p->kind = PF_ODE_KIND_POINT;
+}
+
+int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group)
+{
+    if (!ctx || !g1 || !g2) return PF_ERR_NULL;
+    if (dGeomIsSpace(g1) || dGeomIsSpace(g2)) return PF_ERR_STATE;
+    dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
+    if (!b1 && !b2) return 0;
+    if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return 0;
+    int swap = 0;
+    if (!b1) {
+        dGeomID tg = g1;
+        g1 = g2;
+        g2 = tg;
+        dBodyID tb = b1;
+        b1 = b2;
+        b2 = tb;
+        swap = 1;
+    }
+    dContactGeom cg[PF_ODE_MAX_CONTACTS];
+    int n = dCollide(g1, g2, PF_ODE_MAX_CONTACTS, cg, sizeof(dContactGeom));
+    (void)swap;
+    if (n <= 0) return 0;
+    /* drop contacts with non-finite data: nothing non-finite reaches ODE */
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        double pos[3] = {cg[i].pos[0], cg[i].pos[1], cg[i].pos[2]};
+        double nor[3] = {cg[i].normal[0], cg[i].normal[1], cg[i].normal[2]};
+        if (pf_ode_finite3(pos) && pf_ode_finite3(nor) && isfinite(cg[i].depth))
+            cg[m++] = cg[i];
+        else
+            ctx->counters.dropped_nonfinite++;
+    }
+    if (m == 0) return 0;
+
+    int idx = -1;
+    if (pf_ode_pair_acquire(ctx, g1, g2, &idx) != PF_OK) return PF_ERR_NO_MEMORY;
+    pfOdePair *p = pf_ode_pair_at(ctx, idx);
+    if (p->seen != ctx->frame || p->fresh) {
+        if (p->seen != ctx->frame) p->ncontacts = 0;
+        p->seen = ctx->frame;
+        p->b1 = b1;
+        p->b2 = b2;
+        p->group = group;
+        pf_ode_combine(pf_ode_material_of(ctx, g1), pf_ode_material_of(ctx, g2), &p->mat);
+    }
+    int base = p->ncontacts;
+    for (int i = 0; i < m && p->ncontacts < PF_ODE_MAX_CONTACTS; ++i)
+        p->contacts[p->ncontacts++] = cg[i];
+
+    const int stock = p->mat.mode == PF_ODE_MODE_STOCK;
+    double mu = (stock && ctx->cfg.stock_mu_kinetic != 0) ? p->mat.mu_k : p->mat.mu_s;
+    for (int i = base; i < p->ncontacts; ++i) {
+        dContact c;
+        memset(&c, 0, sizeof c);
+        c.geom = p->contacts[i];
+        if (stock) {
+            c.surface.mode = dContactApprox1;
+            c.surface.mu = mu;
+            if (p->mat.stock_spin_rho > 0) {
+                /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
+                c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;
+                c.surface.mu2 = mu;
+                c.surface.rho = -1;
+                c.surface.rho2 = -1;
+                c.surface.rhoN = p->mat.stock_spin_rho;
+            }
+        } else {
+            c.surface.mode = 0;
+            c.surface.mu = 0; /* normal row only */
+        }
+        dJointID j = dJointCreateContact(ctx->world, group, &c);
+        dJointAttach(j, b1, b2);
+        dJointSetFeedback(j, &p->fb[i]);
+    }
+    return p->ncontacts - base;
+}
+
+static void near_cb(void *data, dGeomID g1, dGeomID g2);
+
+void pf_ode_near_callback(void *data, dGeomID g1, dGeomID g2)
+{
+    near_cb(data, g1, g2);
+}
+
+static void near_cb(void *data, dGeomID g1, dGeomID g2)
+{
+    pfOdeContext *ctx = data;
+    if (!ctx) return;
+    if (dGeomIsSpace(g1) || dGeomIsSpace(g2)) {
+        dSpaceCollide2(g1, g2, data, near_cb);
+        if (dGeomIsSpace(g1)) dSpaceCollide((dSpaceID)g1, data, near_cb);
+        if (dGeomIsSpace(g2)) dSpaceCollide((dSpaceID)g2, data, near_cb);
+        return;
+    }
+    pf_ode_collide(ctx, g1, g2, ctx->near_group);
+}
