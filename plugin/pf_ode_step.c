@@ -453,8 +453,30 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     return 1;
 }
 
-static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *rs)
+/* Largest row bound handed to ODE [N or N m]: keeps huge materials finite (never dInfinity,
+ * which ODE would treat as an unbounded row). */
+#define PF_ODE_MAX_BOUND 1e30
+
+static double finite_bound(double b)
 {
+    return (b > 0.0) ? (b < PF_ODE_MAX_BOUND ? b : PF_ODE_MAX_BOUND) : 0.0;
+}
+
+static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
+{
+    rowset r = *in;
+    const rowset *rs = &r;
+    r.b1 = finite_bound(r.b1);
+    r.b2 = finite_bound(r.b2);
+    r.bspin = finite_bound(r.bspin);
+    r.broll1 = finite_bound(r.broll1);
+    r.broll2 = finite_bound(r.broll2);
+    if (!isfinite(r.m1) || !isfinite(r.m2) || !isfinite(r.spin_vel) || !pf_ode_finite3(r.t1) ||
+        !pf_ode_finite3(r.t2)) {
+        ctx->counters.dropped_nonfinite++;
+        p->has_fric = p->has_spin = 0;
+        return;
+    }
     dContact cj;
     memset(&cj, 0, sizeof cj);
     for (int k = 0; k < 3; ++k) {
@@ -467,8 +489,12 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *rs)
     cj.geom.depth = 0.0;
     cj.geom.g1 = p->g1;
     cj.geom.g2 = p->g2;
+    /* slip1 = slip2 = 0: the friction rows get no CFM, so a held row has no compliance creep
+     * (with the world CFM a row holding force f slips at cfm * f m/s) */
     cj.surface.mode = dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1 |
-                      dContactMotion2 | dContactMotionN;
+                      dContactMotion2 | dContactMotionN | dContactSlip1 | dContactSlip2;
+    cj.surface.slip1 = 0.0;
+    cj.surface.slip2 = 0.0;
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
     cj.surface.mu2 = rs->b2 > 0.0 ? rs->b2 : 0.0;
     cj.surface.motion1 = rs->m1;
@@ -500,6 +526,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *rs)
         dJointSetAMotorAxis(j, 0, 0, p->n[0], p->n[1], p->n[2]);
         dJointSetAMotorParam(j, dParamFMax, rs->bspin);
         dJointSetAMotorParam(j, dParamVel, rs->spin_vel);
+        dJointSetAMotorParam(j, dParamCFM, 0.0);
         memset(&p->fb_spin, 0, sizeof p->fb_spin);
         dJointSetFeedback(j, &p->fb_spin);
         p->has_spin = 1;

@@ -1,0 +1,72 @@
+#include "pf_ode_test_scene.h"
+
+#include <math.h>
+#include <string.h>
+
+static int ode_ready;
+
+static void near(void *data, dGeomID a, dGeomID b)
+{
+    pfOdeTestScene *s = data;
+    pf_ode_collide(s->pf, a, b, s->group);
+}
+
+void pf_ode_test_box(pfOdeTestScene *s, double lx, double ly, double lz, double mass,
+                     const pfOdeMaterial *mat, int quick, double dt, double incline)
+{
+    if (!ode_ready) {
+        dInitODE2(0);
+        ode_ready = 1;
+    }
+    memset(s, 0, sizeof *s);
+    s->quick = quick;
+    s->dt = dt;
+    s->world = dWorldCreate();
+    dWorldSetGravity(s->world, PF_ODE_TEST_G * sin(incline), 0, -PF_ODE_TEST_G * cos(incline));
+    /* a resting box keeps a small penetration below the surface layer, so ERP never pushes it */
+    dWorldSetContactSurfaceLayer(s->world, 1e-4);
+    dWorldSetAutoDisableFlag(s->world, 0);
+    s->space = dHashSpaceCreate(0);
+    s->group = dJointGroupCreate(0);
+    s->plane = dCreatePlane(s->space, 0, 0, 1, 0);
+    s->body = dBodyCreate(s->world);
+    dMass m;
+    dMassSetBoxTotal(&m, mass, lx, ly, lz);
+    dBodySetMass(s->body, &m);
+    dBodySetPosition(s->body, 0, 0, 0.5 * lz - 1e-5);
+    s->geom = dCreateBox(s->space, lx, ly, lz);
+    dGeomSetBody(s->geom, s->body);
+    pf_ode_create(s->world, NULL, &s->pf, NULL);
+    if (mat) {
+        pf_ode_set_material(s->pf, s->geom, mat, NULL);
+        pf_ode_set_material(s->pf, s->plane, mat, NULL);
+    }
+}
+
+void pf_ode_test_step(pfOdeTestScene *s)
+{
+    dSpaceCollide(s->space, s, near);
+    pf_ode_before_step(s->pf, s->dt);
+    if (s->quick)
+        dWorldQuickStep(s->world, s->dt);
+    else
+        dWorldStep(s->world, s->dt);
+    pf_ode_after_step(s->pf);
+    dJointGroupEmpty(s->group);
+    s->time += s->dt;
+}
+
+void pf_ode_test_free(pfOdeTestScene *s)
+{
+    pf_ode_destroy(s->pf);
+    dJointGroupDestroy(s->group);
+    dSpaceDestroy(s->space);
+    dWorldDestroy(s->world);
+    memset(s, 0, sizeof *s);
+}
+
+double pf_ode_test_planar_dist(const pfOdeTestScene *s, double x0, double y0)
+{
+    const dReal *p = dBodyGetPosition(s->body);
+    return hypot(p[0] - x0, p[1] - y0);
+}

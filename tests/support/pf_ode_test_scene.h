@@ -1,0 +1,36 @@
+/* Tiny headless ODE scenes for the adapter tests: one box (or sphere / cylinder) on a ground
+ * plane, stepped with pf_ode hooks around dWorldStep or dWorldQuickStep. */
+#ifndef PF_ODE_TEST_SCENE_H
+#define PF_ODE_TEST_SCENE_H
+
+#include <patchfriction/pf_ode.h>
+
+typedef struct pfOdeTestScene {
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID group;
+    dGeomID plane;
+    dBodyID body;
+    dGeomID geom;
+    pfOdeContext *pf;
+    int quick;   ///< 1: dWorldQuickStep, 0: dWorldStep
+    double dt;   ///< step [s]
+    double time; ///< simulated time [s]
+} pfOdeTestScene;
+
+/// Gravity magnitude used by every scene [m/s^2].
+#define PF_ODE_TEST_G 9.81
+
+/** Box lx*ly*lz of the given mass resting on the plane z = 0 (its lx side along world x).
+ *  Gravity is tilted by incline [rad] about the y axis (same as tilting the plane), so it pulls
+ *  down-slope along +x. mat is applied to both the box and the plane. */
+void pf_ode_test_box(pfOdeTestScene *s, double lx, double ly, double lz, double mass,
+                     const pfOdeMaterial *mat, int quick, double dt, double incline);
+/** One step: collide, pf_ode_before_step, the chosen stepper, pf_ode_after_step, empty. */
+void pf_ode_test_step(pfOdeTestScene *s);
+/// Destroy everything.
+void pf_ode_test_free(pfOdeTestScene *s);
+/// Planar displacement of the body from (x0, y0) [m].
+double pf_ode_test_planar_dist(const pfOdeTestScene *s, double x0, double y0);
+
+#endif
