@@ -1,0 +1,270 @@
+/* Adapter API: material validation, shapes found from geometry, pair lifetime, allocation-free
+ * steady state, and extreme inputs that must never reach ODE as NaN. */
+#include "pf_ode_test_scene.h"
+
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#define FORCE_REL_TOL 1e-6 /* normal-force feedback of a resting block vs m g */
+
+static void ensure_ode(void)
+{
+    static int ready;
+    if (!ready) {
+        dInitODE2(0);
+        ready = 1;
+    }
+}
+
+START_TEST(test_bad_materials_rejected)
+{
+    ensure_ode();
+    dWorldID w = dWorldCreate();
+    pfOdeContext *pf = NULL;
+    ck_assert_int_eq(pf_ode_create(w, NULL, &pf, NULL), PF_OK);
+    dGeomID g = dCreateSphere(0, 0.1);
+    pfError err;
+    pfOdeMaterial m = pf_ode_default_material();
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_OK);
+
+    m = pf_ode_default_material();
+    m.mu_s = NAN;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_NOT_FINITE);
+    ck_assert_str_eq(err.field, "mu_s");
+    ck_assert_ptr_nonnull(strstr(err.message, "nan"));
+
+    m = pf_ode_default_material();
+    m.mu_k = -0.1;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "mu_k");
+    ck_assert_ptr_nonnull(strstr(err.message, "-0.1"));
+
+    m = pf_ode_default_material();
+    m.mu_k = 0.8; /* > mu_s */
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "mu_k");
+
+    m = pf_ode_default_material();
+    m.mode = (pfOdeMode)42;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_SHAPE);
+    ck_assert_str_eq(err.field, "mode");
+
+    m = pf_ode_default_material();
+    m.rolling_d = 1.5;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "rolling_d");
+
+    m = pf_ode_default_material();
+    m.poisson_ratio = 0.5;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "poisson_ratio");
+
+    m = pf_ode_default_material();
+    m.youngs_modulus = INFINITY;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_NOT_FINITE);
+    ck_assert_str_eq(err.field, "youngs_modulus");
+
+    m = pf_ode_default_material();
+    m.hertz_radius = -1e-3;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "hertz_radius");
+
+    m = pf_ode_default_material();
+    m.source = PF_ODE_PATCH_FIXED; /* patch left unset: rejected by the core's validation */
+    ck_assert_int_ne(pf_ode_set_material(pf, g, &m, &err), PF_OK);
+    ck_assert_int_ne(err.field[0], '\0');
+
+    ck_assert_int_eq(pf_ode_set_material(NULL, g, &m, &err), PF_ERR_NULL);
+    ck_assert_int_eq(pf_ode_before_step(pf, 0.0), PF_ERR_RANGE);
+    ck_assert_int_eq(pf_ode_before_step(pf, NAN), PF_ERR_RANGE);
+
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.drift_gain = 2.0;
+    pfOdeContext *bad = NULL;
+    ck_assert_int_eq(pf_ode_create(w, &cfg, &bad, &err), PF_ERR_RANGE);
+    ck_assert_ptr_null(bad);
+    ck_assert_str_eq(err.field, "drift_gain");
+
+    dGeomDestroy(g);
+    pf_ode_destroy(pf);
+    dWorldDestroy(w);
+}
+END_TEST
+
+START_TEST(test_resting_block_normal_force_and_inert_friction_normal)
+{
+    const double m = 0.5;
+    pfOdeMaterial mat = pf_ode_default_material();
+    for (int quick = 0; quick < 2; ++quick) {
+        pfOdeTestScene s;
+        pf_ode_test_box(&s, 0.1, 0.06, 0.04, m, &mat, quick, 1e-3, 0.0);
+        for (int i = 0; i < 200; ++i) {
+            dBodyAddForce(s.body, 0.5, 0.2, 0); /* below mu_s m g */
+            pf_ode_test_step(&s);
+        }
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+        ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
+        ck_assert_int_eq(info.shape, PF_PATCH_RECT);
+        ck_assert_int_eq(info.contact_count, 4);
+        /* the normal rows carry the whole weight: the friction joint's normal row is inert */
+        ck_assert_double_eq_tol(info.normal_force_measured, m * PF_ODE_TEST_G,
+                                FORCE_REL_TOL * m * PF_ODE_TEST_G);
+        /* the friction wrench holds the push */
+        ck_assert_double_eq_tol(info.wrench.fx, -0.5, 1e-6);
+        ck_assert_double_eq_tol(info.wrench.fy, -0.2, 1e-6);
+        pfOdeCounters c = pf_ode_get_counters(s.pf);
+        ck_assert_int_eq(c.first_contact_estimates, 1);
+        ck_assert_int_eq(c.stick_steps, 200);
+        pf_ode_test_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_shapes_from_geometry)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    /* cylinder standing on its end -> uniform disk */
+    dBodyID cb = dBodyCreate(s.world);
+    dMass mm;
+    dMassSetCylinderTotal(&mm, 1.0, 3, 0.05, 0.1);
+    dBodySetMass(cb, &mm);
+    dBodySetPosition(cb, 1.0, 0, 0.05 - 1e-5);
+    dGeomID cg = dCreateCylinder(s.space, 0.05, 0.1);
+    dGeomSetBody(cg, cb);
+    /* sphere -> Hertzian disk with the Hertz radius a = (3 N R / (4 E*))^(1/3) */
+    dBodyID sb = dBodyCreate(s.world);
+    dMassSetSphereTotal(&mm, 2.0, 0.05);
+    dBodySetMass(sb, &mm);
+    dBodySetPosition(sb, -1.0, 0, 0.05 - 1e-5);
+    dGeomID sg = dCreateSphere(s.space, 0.05);
+    dGeomSetBody(sg, sb);
+    /* box on an edge -> degenerate, point friction */
+    dBodyID eb = dBodyCreate(s.world);
+    dMassSetBoxTotal(&mm, 1.0, 0.1, 0.1, 0.1);
+    dBodySetMass(eb, &mm);
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 1, 0, 0, M_PI / 4);
+    dBodySetRotation(eb, R);
+    dBodySetPosition(eb, 0, 1.0, 0.05 * sqrt(2.0) - 1e-5);
+    dGeomID eg = dCreateBox(s.space, 0.1, 0.1, 0.1);
+    dGeomSetBody(eg, eb);
+    for (int i = 0; i < 3; ++i)
+        pf_ode_test_step(&s);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, cg, s.plane, &info), PF_OK);
+    ck_assert_int_eq(info.shape, PF_PATCH_DISK);
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, sg, s.plane, &info), PF_OK);
+    ck_assert_int_eq(info.shape, PF_PATCH_HERTZ_DISK);
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, eg, s.plane, &info), PF_OK);
+    ck_assert_int_eq(info.state, PF_ODE_STATE_POINT);
+    pfOdeCounters c = pf_ode_get_counters(s.pf);
+    ck_assert_int_ge(c.point_fallbacks, 1);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+START_TEST(test_pair_forgotten_and_no_steady_allocation)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 1, 1e-3, 0.0);
+    for (int i = 0; i < 10; ++i)
+        pf_ode_test_step(&s);
+    pfOdeCounters c0 = pf_ode_get_counters(s.pf);
+    for (int i = 0; i < 1000; ++i)
+        pf_ode_test_step(&s);
+    pfOdeCounters c1 = pf_ode_get_counters(s.pf);
+    ck_assert_int_eq(c1.allocations, c0.allocations);
+    ck_assert_int_eq(pf_ode_patch_count(s.pf), 1);
+    /* lift the block: the pair separates and its state is dropped */
+    dBodySetPosition(s.body, 0, 0, 1.0);
+    pf_ode_test_step(&s);
+    ck_assert_int_eq(pf_ode_patch_count(s.pf), 0);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.geom, s.plane, &info), PF_ERR_RANGE);
+    ck_assert_int_eq(pf_ode_get_counters(s.pf).pairs_forgotten, 1);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+static int body_finite(dBodyID b)
+{
+    const dReal *p = dBodyGetPosition(b), *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(p[k]) || !isfinite(v[k]) || !isfinite(w[k])) return 0;
+    return 1;
+}
+
+START_TEST(test_extreme_values_no_nan)
+{
+    /* mass, mu, speed and size extremes, both steppers: ODE must never see NaN/Inf from us */
+    const double masses[3] = {1e-9, 1.0, 1e9};
+    const double mus[3] = {0.0, 0.5, 1e6};
+    const double speeds[3] = {0.0, 1e-12, 1e5};
+    for (int quick = 0; quick < 2; ++quick)
+        for (int im = 0; im < 3; ++im)
+            for (int iu = 0; iu < 3; ++iu)
+                for (int iv = 0; iv < 3; ++iv) {
+                    pfOdeMaterial mat = pf_ode_default_material();
+                    mat.mu_s = mat.mu_k = mus[iu];
+                    pfOdeTestScene s;
+                    pf_ode_test_box(&s, 0.1, 0.06, 0.04, masses[im], &mat, quick, 1e-3, 0.0);
+                    dBodySetLinearVel(s.body, speeds[iv], -0.5 * speeds[iv], 0);
+                    dBodySetAngularVel(s.body, 0, 0, speeds[iv]);
+                    for (int i = 0; i < 50; ++i) {
+                        dBodyAddForce(s.body, 1e3 * masses[im], 0, 0);
+                        pf_ode_test_step(&s);
+                        ck_assert_msg(body_finite(s.body), "m=%g mu=%g v=%g step %d", masses[im],
+                                      mus[iu], speeds[iv], i);
+                    }
+                    for (int i = 0; i < pf_ode_patch_count(s.pf); ++i) {
+                        pfOdePatchInfo info;
+                        pf_ode_get_patch(s.pf, i, &info);
+                        ck_assert(isfinite(info.normal_force));
+                        ck_assert(isfinite(info.wrench.fx) && isfinite(info.wrench.mz));
+                        ck_assert(isfinite(info.bounds.fx) && isfinite(info.bounds.mz));
+                    }
+                    pf_ode_test_free(&s);
+                }
+    /* a NaN user force: the patch is dropped for the step (counted), nothing reaches ODE */
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 1.0, &mat, 0, 1e-3, 0.0);
+    pf_ode_test_step(&s);
+    dBodyAddForce(s.body, NAN, 0, 0);
+    pf_ode_set_contact_group(s.pf, s.group); /* the ready-made near callback */
+    dSpaceCollide(s.space, s.pf, pf_ode_near_callback);
+    long long before = pf_ode_get_counters(s.pf).dropped_nonfinite;
+    ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+    ck_assert_int_eq(pf_ode_get_counters(s.pf).dropped_nonfinite, before + 1);
+    dJointGroupEmpty(s.group);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("ode_api");
+    TCase *tc = tcase_create("api");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_bad_materials_rejected);
+    tcase_add_test(tc, test_resting_block_normal_force_and_inert_friction_normal);
+    tcase_add_test(tc, test_shapes_from_geometry);
+    tcase_add_test(tc, test_pair_forgotten_and_no_steady_allocation);
+    tcase_add_test(tc, test_extreme_values_no_nan);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
