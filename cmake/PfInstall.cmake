@@ -1,0 +1,45 @@
+# Install rules, exported CMake package (find_package(patchfriction) ->
+# patchfriction::patchfriction, patchfriction::core, patchfriction::laws) and patchfriction.pc.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(PF_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/patchfriction)
+set(_pf_targets patchfriction_core)
+if(TARGET patchfriction_laws)
+  list(APPEND _pf_targets patchfriction_laws)
+endif()
+if(TARGET patchfriction)
+  list(APPEND _pf_targets patchfriction)
+endif()
+
+# pf_warnings is a PRIVATE usage requirement of the static libraries; it carries only compile
+# options, but CMake still names it in the export (as $<LINK_ONLY:...>), so export it too.
+install(TARGETS ${_pf_targets} pf_warnings EXPORT patchfrictionTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+  INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/patchfriction
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+install(EXPORT patchfrictionTargets NAMESPACE patchfriction:: FILE patchfrictionTargets.cmake
+  DESTINATION ${PF_INSTALL_CMAKEDIR})
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/patchfrictionConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/patchfrictionConfig.cmake
+  INSTALL_DESTINATION ${PF_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/patchfrictionConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/patchfrictionConfig.cmake
+  ${CMAKE_CURRENT_BINARY_DIR}/patchfrictionConfigVersion.cmake
+  DESTINATION ${PF_INSTALL_CMAKEDIR})
+
+# pkg-config: -lpatchfriction [-lpatchfriction_laws] -lpatchfriction_core, Requires: ode
+set(PF_PC_LIBS "-lpatchfriction")
+if(TARGET patchfriction_laws)
+  string(APPEND PF_PC_LIBS " -lpatchfriction_laws")
+endif()
+string(APPEND PF_PC_LIBS " -lpatchfriction_core -lm")
+configure_file(${PROJECT_SOURCE_DIR}/cmake/patchfriction.pc.in
+  ${CMAKE_CURRENT_BINARY_DIR}/patchfriction.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/patchfriction.pc
+  DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
