@@ -26,4 +26,23 @@ int pf_check_positive(pfError *err, const char *field, double v);
 int pf_check_nonnegative(pfError *err, const char *field, double v);
 int pf_check_range(pfError *err, const char *field, double v, double lo, double hi);
 
+/* ---- Gauss-Legendre rules for the far-field branches of the exact uniform-pressure shapes
+ * (defined in pf_core_rect.c, also used by pf_core_polygon.c). When the centre of rotation (P5)
+ * or the P11 point is far from the patch, the closed-form corner/edge sums of P7 cancel
+ * catastrophically, while the integrands of P6/P11 are analytic over the patch: Gauss-Legendre
+ * then converges geometrically (Trefethen, "Is Gauss quadrature better than Clenshaw-Curtis?",
+ * Thm 4.5: error ~ rho^(-2n) with rho the Bernstein ellipse parameter of the nearest singularity).
+ */
+
+/* Squared semi-major axis alpha^2 of the Bernstein ellipse (foci -1, 1) through z = re + i im:
+ * alpha = (|z - 1| + |z + 1|) / 2, rho = alpha + sqrt(alpha^2 - 1). Overflows to +inf safely. */
+double pf_bernstein_alpha2(double re, double im);
+
+/* Smallest tabulated Gauss-Legendre rule on [-1, 1] that integrates, to ~1e-16 relative, a
+ * function whose nearest singularity (an inverse-square-root branch point, as in P6) lies on the
+ * Bernstein ellipse with squared semi-major axis alpha2. Returns n (0 if no tabulated rule is good
+ * enough) and points *nw at the ceil(n/2) nonnegative nodes, descending, each {node, weight}; for
+ * odd n the last node is 0. */
+int pf_gauss_legendre_select(double alpha2, const double (**nw)[2]);
+
 #endif
