@@ -39,6 +39,9 @@ if(TARGET patchfriction_laws)
   string(APPEND PF_PC_LIBS " -lpatchfriction_laws")
 endif()
 string(APPEND PF_PC_LIBS " -lpatchfriction_core -lm")
+# relative path from the .pc file's directory up to the prefix (relocatable package)
+file(RELATIVE_PATH PF_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" PF_PC_UP "${PF_PC_UP}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/patchfriction.pc.in
   ${CMAKE_CURRENT_BINARY_DIR}/patchfriction.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/patchfriction.pc
