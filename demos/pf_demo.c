@@ -1,0 +1,279 @@
+/* pf-demo: headless runner of the patchfriction scenes (architecture.md: the pf-demo contract).
+ *
+ *   pf-demo SCENE [--case NAME] [--friction stock|exact|pade] [--headless] [--duration S]
+ *           [--dt S] [--csv FILE] [--json] [--screenshot FILE.png --frames N] [--set k=v]...
+ *
+ * Scenes here: friction-rig (physics.md §5 rigs, --set law=dahl|lugre|bristle|sawtooth|hybrid,
+ * --case wall|pull) and pendulum (Dahl's wire pendulum with joint friction, P24a). Each scene's
+ * source (scenes/pf_scene_*.c) says in its header comment what you should see. The viewer is a
+ * later issue: asking for a window or a screenshot fails with "viewer not built yet". */
+#include "pf_demo_cli.h"
+#include "pf_scenes.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MSG 256
+
+static void usage(FILE *f)
+{
+    fputs("usage: pf-demo SCENE [options]\n"
+          "scenes:\n"
+          "  friction-rig  --set law=dahl|lugre|bristle|sawtooth|hybrid  --case wall|pull\n"
+          "  pendulum      --set law=dahl (wire pendulum, joint friction on an ODE hinge)\n"
+          "options:\n"
+          "  --case NAME            scene case\n"
+          "  --friction MODE        stock|exact|pade (accepted; these scenes pick a law with "
+          "--set law=)\n"
+          "  --headless             run without a window (required until the viewer exists)\n"
+          "  --duration SECONDS     simulated time (default: per scene)\n"
+          "  --dt SECONDS           step (default 1e-3)\n"
+          "  --csv FILE             time series, header row, first column t\n"
+          "  --json                 last stdout line: one JSON object with the metrics\n"
+          "  --screenshot FILE.png  with --frames N (needs the viewer)\n"
+          "  --set key=value        scene parameter, physics.md §5 symbols in ASCII\n"
+          "friction-rig keys: law, m, K, U, omega, v_p, g and the law's own:\n"
+          "  dahl: sigma, Fc, i     lugre: sigma0, sigma1, sigma2, Fc, Fs, vs\n"
+          "  bristle: l_S, kappa, w, N_b     sawtooth: F_h, F_l, Delta\n"
+          "  hybrid: kappa, h, sigma, theta1, theta2, eps\n"
+          "pendulum keys: law, m, l, g, k_ratio (k_n/sigma), x_c, u0, i\n",
+          f);
+}
+
+/* --set keys of each law mapped onto its definition. */
+typedef struct LawKey {
+    pfLawKind law;
+    const char *key;
+    size_t offset; /* into pfLawDef */
+} LawKey;
+
+#define LK(kind, key, member)                                                                      \
+    {                                                                                              \
+        kind, key, offsetof(pfLawDef, member)                                                      \
+    }
+static const LawKey law_keys[] = {
+    LK(PF_LAW_DAHL, "sigma", dahl.sigma),
+    LK(PF_LAW_DAHL, "Fc", dahl.fc),
+    LK(PF_LAW_DAHL, "i", dahl.exponent),
+    LK(PF_LAW_LUGRE, "sigma0", lugre.sigma0),
+    LK(PF_LAW_LUGRE, "sigma1", lugre.sigma1),
+    LK(PF_LAW_LUGRE, "sigma2", lugre.sigma2),
+    LK(PF_LAW_LUGRE, "Fc", lugre.fc),
+    LK(PF_LAW_LUGRE, "Fs", lugre.fs),
+    LK(PF_LAW_LUGRE, "vs", lugre.vs),
+    LK(PF_LAW_BRISTLE, "l_S", bristle.length),
+    LK(PF_LAW_BRISTLE, "kappa", bristle.kappa),
+    LK(PF_LAW_BRISTLE, "w", bristle.width),
+    LK(PF_LAW_SAWTOOTH, "F_h", sawtooth.f_high),
+    LK(PF_LAW_SAWTOOTH, "F_l", sawtooth.f_low),
+    LK(PF_LAW_SAWTOOTH, "Delta", sawtooth.spacing),
+    LK(PF_LAW_HYBRID, "kappa", hybrid.kappa),
+    LK(PF_LAW_HYBRID, "h", hybrid.h),
+    LK(PF_LAW_HYBRID, "sigma", hybrid.sigma),
+    LK(PF_LAW_HYBRID, "theta1", hybrid.theta1),
+    LK(PF_LAW_HYBRID, "theta2", hybrid.theta2),
+    LK(PF_LAW_HYBRID, "eps", hybrid.eps),
+};
+#define N_LAW_KEYS (sizeof law_keys / sizeof law_keys[0])
+
+/* Apply the law's --set keys; reject keys that belong to another law only. */
+static int apply_law_keys(pfCliOptions *o, pfLawDef *law, char *msg)
+{
+    for (size_t k = 0; k < N_LAW_KEYS; ++k) {
+        if (law_keys[k].law != law->kind) continue;
+        double v;
+        int r = pf_cli_set_double(o, law_keys[k].key, &v, msg, MSG);
+        if (r < 0) return -1;
+        if (r > 0) *(double *)((char *)law + law_keys[k].offset) = v;
+    }
+    if (law->kind == PF_LAW_BRISTLE) {
+        double nb;
+        int r = pf_cli_set_double(o, "N_b", &nb, msg, MSG);
+        if (r < 0) return -1;
+        if (r > 0) {
+            if (nb != floor(nb) || nb < 2.0 || nb > 1e7) {
+                snprintf(msg, MSG, "--set N_b=%g: expected an integer >= 2", nb);
+                return -1;
+            }
+            law->bristle.count = (int)nb;
+        }
+    }
+    const char *bad = pf_cli_unused_set(o);
+    if (bad) {
+        for (size_t k = 0; k < N_LAW_KEYS; ++k)
+            if (!strcmp(law_keys[k].key, bad)) {
+                snprintf(msg, MSG, "--set %s: key does not apply to law=%s", bad,
+                         pf_law_name(law->kind));
+                return -1;
+            }
+        snprintf(msg, MSG, "unknown --set key '%s' (see --help)", bad);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_law(pfCliOptions *o, pfLawKind dflt, pfLawKind *out, char *msg)
+{
+    const char *name = pf_cli_set_string(o, "law");
+    *out = dflt;
+    if (name) {
+        *out = pf_law_from_name(name);
+        if (*out == PF_LAW_NONE) {
+            snprintf(msg, MSG, "--set law=%s: expected dahl, lugre, bristle, sawtooth or hybrid",
+                     name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int run_rig(pfCliOptions *o, char *msg)
+{
+    pfRigCase rc;
+    const char *cn = o->case_name ? o->case_name : "wall";
+    if (!strcmp(cn, "wall"))
+        rc = PF_RIG_WALL;
+    else if (!strcmp(cn, "pull"))
+        rc = PF_RIG_PULL;
+    else {
+        snprintf(msg, MSG, "--case %s: friction-rig has cases wall and pull", cn);
+        return -1;
+    }
+    pfLawKind kind;
+    if (get_law(o, PF_LAW_LUGRE, &kind, msg)) return -1;
+    pfRigParams p = pf_rig_default_params(kind, rc);
+    struct {
+        const char *key;
+        double *dst;
+    } keys[] = {{"m", &p.m},         {"K", &p.K},     {"U", &p.U},
+                {"omega", &p.omega}, {"v_p", &p.v_p}, {"g", &p.g}};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
+        if (pf_cli_set_double(o, keys[k].key, keys[k].dst, msg, MSG) < 0) return -1;
+    if (apply_law_keys(o, &p.law, msg)) return -1;
+    pf_rig_sync_params(&p);
+    pfRig rig;
+    pfError err;
+    if (pf_rig_init(&rig, &p, &err) != PF_OK) {
+        snprintf(msg, MSG, "bad parameter: %s", err.message);
+        return -1;
+    }
+    double dt = o->dt > 0.0 ? o->dt : 1e-3;
+    double T = o->duration > 0.0 ? o->duration : pf_rig_default_duration(&p);
+    long n = (long)ceil(T / dt - 1e-9);
+    FILE *csv = NULL;
+    if (o->csv) {
+        csv = fopen(o->csv, "w");
+        if (!csv) {
+            snprintf(msg, MSG, "--csv %s: cannot open for writing", o->csv);
+            pf_rig_free(&rig);
+            return -1;
+        }
+        fprintf(csv, "t,x,v,input,friction,spring_length,released_energy\n");
+    }
+    long stride = n > 100000 ? n / 100000 : 1;
+    pfProgress prog;
+    pf_progress_begin(&prog, n);
+    double vmax = 0.0;
+    for (long i = 0; i < n; ++i) {
+        if (pf_rig_step(&rig, dt, &err) != PF_OK) {
+            snprintf(msg, MSG, "step %ld failed: %s", i, err.message);
+            if (csv) fclose(csv);
+            pf_rig_free(&rig);
+            return -1;
+        }
+        if (rig.t > 0.5 * T) vmax = fmax(vmax, fabs(rig.v));
+        if (csv && (i % stride == 0 || i == n - 1))
+            fprintf(csv, "%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", rig.t, rig.x, rig.v, rig.input,
+                    rig.friction, rc == PF_RIG_PULL ? p.v_p * rig.t - rig.x : NAN,
+                    kind == PF_LAW_BRISTLE ? rig.law.bristle.released_energy : 0.0);
+        pf_progress_step(&prog, i + 1);
+    }
+    if (csv) fclose(csv);
+    pfJson j;
+    FILE *out = stdout;
+    if (!o->json) out = stdout;
+    pfRigCycle cyc = {0};
+    if (rc == PF_RIG_PULL) cyc = pf_rig_pull_cycle(&rig, 0.5 * T);
+    if (!o->json) {
+        printf("friction-rig %s law=%s: %ld steps, t = %g s\n", cn, pf_law_name(kind), n, rig.t);
+        if (rc == PF_RIG_WALL)
+            printf("  energy per cycle (last complete cycle): %.6g J%s\n", rig.last_cycle_energy,
+                   rig.complete_cycles ? "" : " (no complete cycle: increase --duration)");
+        else
+            printf("  stick-slip cycle over the second half: period %.6g s, amplitude %.6g m "
+                   "(%d cycles)\n",
+                   cyc.period, cyc.amplitude, cyc.cycles);
+    } else {
+        pf_json_begin(&j, out);
+        pf_json_str(&j, "scene", "friction-rig");
+        pf_json_str(&j, "case", cn);
+        pf_json_str(&j, "friction", o->friction);
+        pf_json_str(&j, "law", pf_law_name(kind));
+        pf_json_int(&j, "steps", n);
+        pf_json_num(&j, "sim_time", rig.t);
+        pf_json_num(&j, "dt", dt);
+        if (rc == PF_RIG_WALL) {
+            pf_json_num(&j, "energy_per_cycle", rig.last_cycle_energy);
+            pf_json_int(&j, "complete_cycles", rig.complete_cycles);
+            if (kind == PF_LAW_BRISTLE)
+                pf_json_num(&j, "released_energy_per_cycle", rig.last_cycle_released);
+        } else {
+            pf_json_num(&j, "period", cyc.cycles ? cyc.period : NAN);
+            pf_json_num(&j, "amplitude", cyc.cycles ? cyc.amplitude : NAN);
+            pf_json_int(&j, "cycles", cyc.cycles);
+            pf_json_num(&j, "v_max", vmax);
+        }
+        pf_json_end(&j);
+    }
+    pf_rig_free(&rig);
+    return 0;
+}
+
+#ifdef PF_SCENES_HAVE_ODE
+int pf_demo_run_pendulum(pfCliOptions *o, char *msg);
+#endif
+
+int main(int argc, char **argv)
+{
+    pfCliOptions o;
+    char msg[MSG] = "";
+    if (pf_cli_parse(argc, argv, &o, msg, sizeof msg)) {
+        fprintf(stderr, "pf-demo: %s\n", msg);
+        return 2;
+    }
+    if (o.help) {
+        usage(stdout);
+        return 0;
+    }
+    if (!o.scene) {
+        usage(stderr);
+        return 2;
+    }
+    if (o.screenshot || !o.headless) {
+        fprintf(stderr,
+                "pf-demo: viewer not built yet: %s needs a window; run with --headless "
+                "(and without --screenshot)\n",
+                o.screenshot ? "--screenshot" : "running without --headless");
+        return 3;
+    }
+    int rc;
+    if (!strcmp(o.scene, "friction-rig"))
+        rc = run_rig(&o, msg);
+    else if (!strcmp(o.scene, "pendulum")) {
+#ifdef PF_SCENES_HAVE_ODE
+        rc = pf_demo_run_pendulum(&o, msg);
+#else
+        snprintf(msg, sizeof msg, "scene pendulum needs the ODE adapter (not built)");
+        rc = -1;
+#endif
+    } else {
+        snprintf(msg, sizeof msg, "unknown scene '%s' (scenes: friction-rig, pendulum)", o.scene);
+        rc = -1;
+    }
+    if (rc) {
+        fprintf(stderr, "pf-demo: %s\n", msg);
+        return 1;
+    }
+    return 0;
+}
