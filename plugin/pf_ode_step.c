@@ -215,21 +215,20 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     double vn = pf_ode_dot(vrel, n);
 
     /* normal force: last step's feedback, or the first-contact estimate
-     *   N0 = m_red * max(0, -(a1 - a2).n) + m_red * max(0, -v_n) / dt
-     * (the load that keeps the bodies from approaching, plus the impulse that stops the
-     * approach within one step), m_red the reduced mass along n. */
+     *   N0 = m1 * max(0, -a1.n) + m_red * max(0, -v_n) / dt
+     * (the frictionless load pressing body 1 onto a supported body 2, plus the impulse that
+     * stops the approach within one step), m_red the reduced mass of the pair. */
     double N;
     if (p->has_n) {
         N = p->n_meas;
     } else {
-        double a_rel = pf_ode_dot(f1, n) / m1.mass;
+        /* body 2 is taken as supported (a box landing on a resting box must not see the two
+         * free-fall accelerations cancel): the static part uses body 1's loads only */
+        double a1n = pf_ode_dot(f1, n) / m1.mass;
         double inv_m = 1.0 / m1.mass;
-        if (dyn2) {
-            a_rel -= pf_ode_dot(f2, n) / m2.mass;
-            inv_m += 1.0 / m2.mass;
-        }
+        if (dyn2) inv_m += 1.0 / m2.mass;
         double mred = 1.0 / inv_m;
-        N = mred * fmax(0.0, -a_rel) + mred * fmax(0.0, -vn) / dt;
+        N = m1.mass * fmax(0.0, -a1n) + mred * fmax(0.0, -vn) / dt;
         ctx->counters.first_contact_estimates++;
     }
     if (!(N >= 0.0)) N = 0.0;
