@@ -94,4 +94,28 @@ pfPendulumParams pf_pendulum_default_params(void);
 /// Recompute law.dahl.sigma = m g l / k_ratio and law.dahl.fc = sigma x_c.
 void pf_pendulum_sync_params(pfPendulumParams *p);
 
+/// Region of the decay envelope (physics.md P24a) an amplitude ubar (units of x_c) falls in.
+typedef enum pfPendulumRegion {
+    PF_REGION_STRUCTURAL = 0, ///< ubar < 0.7: hyperbolic decay
+    PF_REGION_VISCOUS,        ///< 0.7 <= ubar < 4: exponential decay
+    PF_REGION_COULOMB         ///< ubar >= 4: linear decay
+} pfPendulumRegion;
+pfPendulumRegion pf_pendulum_region(double ubar);
+const char *pf_pendulum_region_name(pfPendulumRegion r);
+
+#ifdef PF_SCENES_HAVE_ODE
+/// Opaque running pendulum (ODE world, one body on a hinge with joint friction).
+typedef struct pfPendulum pfPendulum;
+/** Builds the world: pivot at the origin, hinge axis y, bob released at rest at u0 x_c. */
+pfPendulum *pf_pendulum_create(const pfPendulumParams *p, pfError *err);
+int pf_pendulum_step(pfPendulum *pd, double dt, pfError *err);
+double pf_pendulum_time(const pfPendulum *pd);
+double pf_pendulum_angle(const pfPendulum *pd);    ///< hinge angle [rad]
+double pf_pendulum_rate(const pfPendulum *pd);     ///< [rad/s]
+double pf_pendulum_friction(const pfPendulum *pd); ///< joint friction torque [N m]
+/** Amplitude of every completed cycle: the positive peaks of the angle [rad], in order. */
+long pf_pendulum_amplitudes(const pfPendulum *pd, const double **out);
+void pf_pendulum_destroy(pfPendulum *pd);
+#endif
+
 #endif
