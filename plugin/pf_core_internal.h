@@ -45,4 +45,9 @@ double pf_bernstein_alpha2(double re, double im);
  * odd n the last node is 0. */
 int pf_gauss_legendre_select(double alpha2, const double (**nw)[2]);
 
+/* asinh(s2/|h|) - asinh(s1/|h|) for s1 < s2 with one logarithm and no cancellation, given
+ * R_k = sqrt(s_k^2 + h^2), dr = R2 - R1 (formed without subtraction by the caller) and h2 = h^2.
+ * Returns 0 when h^2 < 1e-200: callers multiply it by h^2. (pf_core_rect.c) */
+double pf_asinh_diff(double s1, double s2, double r1, double r2, double dr, double h, double h2);
+
 #endif

@@ -24,7 +24,7 @@
  * (Aq) and S[H]/S[K] (Ap), because asinh(s/|h|) = sgn(s) log((|s| + R)/|h|), R = sqrt(s^2 + h^2):
  *   both ends >= 0:  log1p((s2 - s1 + R2 - R1) / (s1 + R1))
  *   both ends <  0:  log1p((s2 - s1 - (R2 - R1)) / (R2 - s2))
- *   s1 < 0 <= s2:    log((s2 + R2)(R1 - s1) / h^2), evaluated as a log1p (asinh_diff)
+ *   s1 < 0 <= s2:    log((s2 + R2)(R1 - s1) / h^2), evaluated as a log1p (pf_asinh_diff)
  * so the whole near branch costs 4 sqrt + 4 log. Terms whose factor p_i (or q_j) is zero vanish
  * (P7: "terms with a zero factor vanish"): CR on an edge or corner needs no special case beyond
  * skipping the logarithm when h^2 is negligible.
@@ -276,7 +276,7 @@ static pfWrench rect_gauss(double a, double b, double vx, double vy, double w,
  * with x = (s2 + s2^2/(R2 + |h|))/|h| >= 0, likewise y for -s1, so log1p(x + y + xy) keeps full
  * relative accuracy when |s| << |h| (a plain log of a number near 1 would not). Returns 0 when
  * h^2 is below 1e-200 (hd units): every use multiplies it by h^2, so the term is negligible. */
-static double asinh_diff(double s1, double s2, double r1, double r2, double dr, double h, double h2)
+double pf_asinh_diff(double s1, double s2, double r1, double r2, double dr, double h, double h2)
 {
     if (!(h2 > 1e-200)) return 0.0;
     if (s1 >= 0.0) return log1p((s2 - s1 + dr) / (s1 + r1));
@@ -302,10 +302,10 @@ static pfRectSums rect_corner_sums(double a, double b, double xc, double yc)
     const double sq1 = r11 + r12, sq2 = r21 + r22; /* along q at p1, p2 */
     const double dp1 = -4.0 * a * xc / sp1, dp2 = -4.0 * a * xc / sp2;
     const double dq1 = -4.0 * b * yc / sq1, dq2 = -4.0 * b * yc / sq2;
-    const double aq1 = asinh_diff(q1, q2, r11, r12, dq1, p1, p1s);
-    const double aq2 = asinh_diff(q1, q2, r21, r22, dq2, p2, p2s);
-    const double ap1 = asinh_diff(p1, p2, r11, r21, dp1, q1, q1s);
-    const double ap2 = asinh_diff(p1, p2, r12, r22, dp2, q2, q2s);
+    const double aq1 = pf_asinh_diff(q1, q2, r11, r12, dq1, p1, p1s);
+    const double aq2 = pf_asinh_diff(q1, q2, r21, r22, dq2, p2, p2s);
+    const double ap1 = pf_asinh_diff(p1, p2, r11, r21, dp1, q1, q1s);
+    const double ap2 = pf_asinh_diff(p1, p2, r12, r22, dp2, q2, q2s);
     const double x1 = a * sp1 - xc * dp1, x2 = a * sp2 - xc * dp2;
     const double t1 = p1s * aq1, t2 = p2s * aq2, u1 = q1s * ap1, u2 = q2s * ap2;
     pfRectSums s;
