@@ -7,6 +7,7 @@
  * other processes inflates all of them alike rather than biasing one. Usage:
  *   pf-bench [--quick]      (--quick: few evaluations, for the ctest smoke run)
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include <math.h>
 #include <patchfriction/pf_core.h>
 #include <stdio.h>
