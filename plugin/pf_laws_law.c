@@ -152,8 +152,8 @@ static double residual(const pfLawDef *def, const pfLawState *st, double mass, d
  * sign change is bracketed by doubling from the explicit guess and then closed by the Illinois
  * variant of regula falsi, with a bisection every fourth iteration so that a jump (where the
  * secant makes little progress) is still closed geometrically. */
-int pf_law_solve_1d(const pfLawDef *def, pfLawState *state, double mass, double v_free, double dt,
-                    pfLawSolve1D *out, pfError *err)
+int pf_law_solve_1d(const pfLawDef *def, pfLawState *state, double mass, double v_free,
+                    double v_prev, double dt, pfLawSolve1D *out, pfError *err)
 {
     int s = pf_law_def_validate(def, err);
     if (s != PF_OK) return s;
@@ -163,18 +163,22 @@ int pf_law_solve_1d(const pfLawDef *def, pfLawState *state, double mass, double 
     if ((s = pf_check_finite(err, "v_free", v_free)) != PF_OK) return s;
     if ((s = pf_check_positive(err, "dt", dt)) != PF_OK) return s;
 
-    double ra = residual(def, state, mass, v_free, dt, v_free);
+    if ((s = pf_check_finite(err, "v_prev", v_prev)) != PF_OK) return s;
+    double v0 = v_prev;
+    double ra = residual(def, state, mass, v_free, dt, v0);
     if (!isfinite(ra))
         return pf_error_set(err, PF_ERR_NOT_FINITE, "state",
-                            "law force at v_free = %g is not finite (corrupt state?)", v_free);
-    double a = v_free, b = v_free, rb = ra, v = v_free;
+                            "law force at v_prev = %g is not finite (corrupt state?)", v0);
+    double a = v0, b = v0, rb = ra, v = v0;
     int it = 0;
     if (ra != 0.0) {
         double dir = ra > 0.0 ? -1.0 : 1.0;
+        /* first trial: the Newton step with dF/dv ignored (exact if F is constant) */
         double step = fabs(ra) / mass;
-        double vscale = fabs(v_free) + step;
+        if (!(step > 0.0)) step = 1e-300;
+        double vscale = fabs(v_free) + fabs(v0) + step;
         for (;;) {
-            b = v_free + dir * step;
+            b = v0 + dir * step;
             rb = residual(def, state, mass, v_free, dt, b);
             if ((rb > 0.0) != (ra > 0.0) || rb == 0.0) break;
             a = b;

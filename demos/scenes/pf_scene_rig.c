@@ -106,13 +106,15 @@ double pf_rig_default_duration(const pfRigParams *p)
     if (p->rig == PF_RIG_WALL) return 3.0 * 2.0 * M_PI / p->omega;
     switch (p->law.kind) {
     case PF_LAW_LUGRE:
-        return p->v_p < 0.01 ? 4000.0 : 200.0;
+        return p->v_p < 0.01 ? 8000.0 : 200.0; /* period ~ (Fs - Fc) 2 / (K v_p) */
     case PF_LAW_HYBRID:
         return 100.0;
     case PF_LAW_DAHL:
         return 200.0;
+    case PF_LAW_SAWTOOTH:
+        return 1000.0; /* period ~ (Delta + (F_h - F_l) / K) / v_p ~ 95 s */
     default:
-        return 200.0;
+        return 400.0;
     }
 }
 
@@ -200,7 +202,8 @@ int pf_rig_step(pfRig *rig, double dt, pfError *err)
         mass += p->K * dt * dt;
     double v_free = (p->m * rig->v + dt * f_ext) / mass;
     pfLawSolve1D sol;
-    if ((s = pf_law_solve_1d(&p->law, &rig->law, mass, v_free, dt, &sol, err)) != PF_OK) return s;
+    if ((s = pf_law_solve_1d(&p->law, &rig->law, mass, v_free, rig->v, dt, &sol, err)) != PF_OK)
+        return s;
     double x0 = rig->x;
     rig->v = sol.v;
     rig->x += dt * sol.v;

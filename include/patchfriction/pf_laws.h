@@ -257,10 +257,15 @@ typedef struct pfLawSolve1D {
  *  mass: effective mass of the relative motion [kg] > 0 (m1 m2 / (m1 + m2) for a free pair,
  *  plus dt^2 times any spring stiffness the caller treats implicitly);
  *  v_free: end-of-step relative velocity without this friction [m/s].
- *  The residual is continuous except at jumps of F, and goes from -inf to +inf, so a root (or a
- *  jump straddling zero) always exists; it is bracketed and found to ~1e-14 relative. */
-int pf_law_solve_1d(const pfLawDef *def, pfLawState *state, double mass, double v_free, double dt,
-                    pfLawSolve1D *out, pfError *err);
+ *  v_prev: the relative velocity at the start of the step [m/s]. The residual is continuous
+ *  except at jumps of F and goes from -inf to +inf, so a root (or a jump straddling zero)
+ *  always exists; with a falling Stribeck curve at large dt there can be several (a "stick" and
+ *  a "slip" root). The search starts at v_prev and takes the root nearest to it on the side the
+ *  residual points to, i.e. the solution continuous with the current motion: a stuck body stays
+ *  stuck until no stuck solution is left (breakaway), a sliding one slides until sliding has no
+ *  solution. The root is found to ~1e-15 relative. */
+int pf_law_solve_1d(const pfLawDef *def, pfLawState *state, double mass, double v_free,
+                    double v_prev, double dt, pfLawSolve1D *out, pfError *err);
 
 /// Tangent of the law's step force over one step: F(v) ~ f0 + k v, |F| <= fmax.
 typedef struct pfLawRow {

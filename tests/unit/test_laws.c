@@ -292,10 +292,12 @@ START_TEST(test_sawtooth_p29_and_stiction)
     pf_law_init(&law, 0.0015, &st, &err);
     double bound = d.f_low + 0.3 * (d.f_high - d.f_low), m = 2.0, dt = 1e-2;
     pfLawSolve1D sol;
-    ck_assert_int_eq(pf_law_solve_1d(&law, &st, m, 0.99 * bound * dt / m, dt, &sol, &err), PF_OK);
+    ck_assert_int_eq(pf_law_solve_1d(&law, &st, m, 0.99 * bound * dt / m, 0.0, dt, &sol, &err),
+                     PF_OK);
     ck_assert_double_eq(sol.v, 0.0);
     ck_assert_double_eq_tol(sol.force, 0.99 * bound, ROUNDOFF);
-    ck_assert_int_eq(pf_law_solve_1d(&law, &st, m, 1.2 * bound * dt / m, dt, &sol, &err), PF_OK);
+    ck_assert_int_eq(pf_law_solve_1d(&law, &st, m, 1.2 * bound * dt / m, 0.0, dt, &sol, &err),
+                     PF_OK);
     ck_assert(sol.v > 0.0);
 }
 END_TEST
@@ -347,7 +349,7 @@ START_TEST(test_p21_pair_first_stick)
         /* free end-of-step velocities, spring explicit (symplectic Euler) */
         double v1f = v1 - dt * a2 * x1 / m1, v2f = v2;
         pfLawSolve1D sol;
-        ck_assert_int_eq(pf_law_solve_1d(&law, &st, me, v1f - v2f, dt, &sol, &err), PF_OK);
+        ck_assert_int_eq(pf_law_solve_1d(&law, &st, me, v1f - v2f, v1 - v2, dt, &sol, &err), PF_OK);
         v1 = v1f - dt * sol.force / m1;
         v2 = v2f + dt * sol.force / m2;
         x1 += dt * v1;
@@ -428,7 +430,7 @@ START_TEST(test_validation_names_field)
     pfLawState st;
     pf_law_init(&law, 0.0, &st, &err);
     pfLawSolve1D sol;
-    ck_assert_int_eq(pf_law_solve_1d(&law, &st, -1.0, 0.0, 1e-3, &sol, &err), PF_ERR_RANGE);
+    ck_assert_int_eq(pf_law_solve_1d(&law, &st, -1.0, 0.0, 0.0, 1e-3, &sol, &err), PF_ERR_RANGE);
     ck_assert_str_eq(err.field, "mass");
     ck_assert_int_eq(pf_law_from_name("hybrid"), PF_LAW_HYBRID);
     ck_assert_int_eq(pf_law_from_name("coulomb"), PF_LAW_NONE);
