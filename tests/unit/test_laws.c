@@ -254,19 +254,39 @@ END_TEST
 
 START_TEST(test_bristle_loop_area_equals_released_energy)
 {
-    /* Rig (a), published set, omega = 0.05: loop area of the last full cycle vs the energy the
-     * snapped bristles released in it. */
+    /* Rig (a), published set, omega = 0.05. The bristles are the only dissipation, so over each
+     * input cycle the loop area (input work) equals the energy released by snapped bristles plus
+     * the change of the stored energy (spring, kinetic, engaged bristles). The published row
+     * (d < Delta) leaves the mass ringing undamped between releases, so the stored energy at the
+     * cycle boundaries differs by a few percent of the loop: the identity is checked per cycle
+     * with that change, and the plain loop area against the released energy over 4 cycles. */
     pfRigParams p = pf_rig_default_params(PF_LAW_BRISTLE, PF_RIG_WALL);
     pfRig rig;
     pfError err;
     ck_assert_int_eq(pf_rig_init(&rig, &p, &err), PF_OK);
-    double dt = 1e-3, T = 2.0 * 2.0 * M_PI / p.omega + dt;
-    while (rig.t < T)
+    double dt = 1e-3, T = 5.0 * 2.0 * M_PI / p.omega + dt;
+    long seen = 0;
+    double e_prev = 0.0, loop_sum = 0.0, rel_sum = 0.0;
+    while (rig.t < T) {
         ck_assert_int_eq(pf_rig_step(&rig, dt, &err), PF_OK);
-    ck_assert_int_ge(rig.complete_cycles, 2);
-    ck_assert(rig.last_cycle_released > 0.0);
-    ck_assert_double_eq_tol(rig.last_cycle_energy, rig.last_cycle_released,
-                            BRISTLE_ENERGY_RTOL * rig.last_cycle_released);
+        if (rig.complete_cycles != seen) {
+            seen = rig.complete_cycles;
+            double stored;
+            pf_bristle_stored_energy(&p.law.bristle, &rig.law.bristle, &stored, &err);
+            double e = 0.5 * p.K * rig.x * rig.x + 0.5 * p.m * rig.v * rig.v + stored;
+            if (seen >= 2) {
+                ck_assert(rig.last_cycle_released > 0.0);
+                ck_assert_double_eq_tol(rig.last_cycle_energy - (e - e_prev),
+                                        rig.last_cycle_released,
+                                        BRISTLE_ENERGY_RTOL * rig.last_cycle_released);
+                loop_sum += rig.last_cycle_energy;
+                rel_sum += rig.last_cycle_released;
+            }
+            e_prev = e;
+        }
+    }
+    ck_assert_int_ge(seen, 5);
+    ck_assert_double_eq_tol(loop_sum, rel_sum, BRISTLE_ENERGY_RTOL * rel_sum);
     pf_rig_free(&rig);
 }
 END_TEST
