@@ -34,6 +34,14 @@ static double polygon_twice_area(const double *xy, int n)
     return a2;
 }
 
+/* A length inside the fast path's domain [PF_LENGTH_MIN, PF_LENGTH_MAX]. */
+static int check_length(pfError *err, const char *field, double v)
+{
+    int s = pf_check_positive(err, field, v);
+    if (s != PF_OK) return s;
+    return pf_check_range(err, field, v, PF_LENGTH_MIN, PF_LENGTH_MAX);
+}
+
 static int validate_polygon(const pfPatchDef *def, pfError *err)
 {
     int n = def->vertex_count;
@@ -48,12 +56,16 @@ static int validate_polygon(const pfPatchDef *def, pfError *err)
                                 (i % 2) ? "y" : "x", i / 2, def->vertices[i]);
         extent = fmax(extent, fabs(def->vertices[i]));
     }
+    if (extent > PF_LENGTH_MAX)
+        return pf_error_set(err, PF_ERR_RANGE, "vertices", "polygon extent %g exceeds %g m", extent,
+                            PF_LENGTH_MAX);
     double a2 = polygon_twice_area(def->vertices, n);
-    if (!(a2 > 1e-24 * extent * extent) || extent == 0.0)
+    /* Area at least 1e-12 of the extent squared: aspect ratios up to ~PF_ASPECT_MAX. */
+    if (!(a2 > 2e-12 * extent * extent) || extent < PF_LENGTH_MIN)
         return pf_error_set(err, PF_ERR_DEGENERATE, "vertices",
-                            "polygon area %g is not positive: vertices must be counter-clockwise "
-                            "and span an area",
-                            0.5 * a2);
+                            "polygon area %g is not positive or too thin for its extent %g: "
+                            "vertices must be counter-clockwise and span an area",
+                            0.5 * a2, extent);
     /* Convexity: every turn is a left turn (collinear vertices are tolerated). */
     for (int i = 0; i < n; ++i) {
         const double *p0 = def->vertices + 2 * i;
@@ -78,15 +90,21 @@ int pf_patch_def_validate(const pfPatchDef *def, pfError *err)
     int s;
     switch (def->shape) {
     case PF_PATCH_RECT:
-        if ((s = pf_check_positive(err, "length", def->length)) != PF_OK) return s;
-        return pf_check_positive(err, "width", def->width);
+        if ((s = check_length(err, "length", def->length)) != PF_OK ||
+            (s = check_length(err, "width", def->width)) != PF_OK)
+            return s;
+        if (def->length > PF_ASPECT_MAX * def->width || def->width > PF_ASPECT_MAX * def->length)
+            return pf_error_set(err, PF_ERR_RANGE, "width",
+                                "aspect ratio of length = %g and width = %g exceeds %g",
+                                def->length, def->width, PF_ASPECT_MAX);
+        return PF_OK;
     case PF_PATCH_DISK:
-        return pf_check_positive(err, "radius", def->radius);
+        return check_length(err, "radius", def->radius);
     case PF_PATCH_HERTZ_DISK:
-        if ((s = pf_check_positive(err, "radius", def->radius)) != PF_OK ||
+        if ((s = check_length(err, "radius", def->radius)) != PF_OK ||
             (s = pf_check_range(err, "rolling_d", def->rolling_d, 0.0, 1.0)) != PF_OK ||
-            (s = pf_check_nonnegative(err, "eps_t", def->eps_t)) != PF_OK ||
-            (s = pf_check_nonnegative(err, "eps_r", def->eps_r)) != PF_OK)
+            (s = pf_check_range(err, "eps_t", def->eps_t, 0.0, 1e100)) != PF_OK ||
+            (s = pf_check_range(err, "eps_r", def->eps_r, 0.0, 1e100)) != PF_OK)
             return s;
         if (def->model == PF_MODEL_PADE) {
             if ((s = pf_check_positive(err, "pade.b_T", def->pade.b_T)) != PF_OK ||
@@ -142,8 +160,12 @@ static int check_twist(pfError *err, const char *name, pfTwist t)
 static int check_scalars(pfError *err, double mu, const char *mu_name, double normal_force)
 {
     int s = pf_check_nonnegative(err, mu_name, mu);
-    if (s != PF_OK) return s;
-    return pf_check_nonnegative(err, "normal_force", normal_force);
+    if (s != PF_OK || (s = pf_check_nonnegative(err, "normal_force", normal_force)) != PF_OK)
+        return s;
+    if (!isfinite(mu * normal_force))
+        return pf_error_set(err, PF_ERR_RANGE, "normal_force",
+                            "%s * normal_force = %g * %g overflows", mu_name, mu, normal_force);
+    return PF_OK;
 }
 
 /* Largest component of the twist as a velocity (spin times patch size) [m/s]. */

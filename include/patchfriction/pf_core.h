@@ -8,8 +8,11 @@
  *
  * Two layers:
  *  - the fast path (pf_rect_friction, pf_hertz_disk_pade, ...): no checks beyond what keeps the
- *    maths defined; each documents its preconditions (positive sizes, normal_force >= 0, finite
- *    inputs). Outside them the result is unspecified (but never a crash).
+ *    maths defined; each documents its preconditions. Common to all of them (PF_FAST_PATH_DOMAIN):
+ *    lengths in [1e-100, 1e100] m, rectangle aspect ratio <= 1e12, mu and normal_force >= 0
+ *    with mu * normal_force finite, twist and rolling components finite with magnitudes
+ *    <= 1e100, eps >= 0 and <= 1e100. Inside that domain outputs are finite and obey P2 (this
+ *    is what tests/fuzz checks); outside it the result is unspecified (but never a crash).
  *  - the checked API (pfPatchDef, pf_patch_friction, pf_stick_*): validates every input and
  *    returns a status code (PF_OK == 0, negative on error) with a message naming the bad field.
  */
@@ -21,6 +24,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/// Size range the fast path accepts for lengths [m]; the checked API rejects others.
+#define PF_LENGTH_MIN 1e-100
+#define PF_LENGTH_MAX 1e100
+/// Largest rectangle aspect ratio (length/width or width/length) accepted.
+#define PF_ASPECT_MAX 1e12
 
 /// Relative twist of body 1 w.r.t. body 2 at the patch centre, patch frame (physics.md P1).
 typedef struct pfTwist {
