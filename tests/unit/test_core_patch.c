@@ -54,6 +54,9 @@ START_TEST(bad_fields_named)
         {PF_PATCH_RECT, offsetof(pfPatchDef, length), -1.0, PF_ERR_RANGE, "length"},
         {PF_PATCH_RECT, offsetof(pfPatchDef, width), NAN, PF_ERR_NOT_FINITE, "width"},
         {PF_PATCH_RECT, offsetof(pfPatchDef, width), INFINITY, PF_ERR_NOT_FINITE, "width"},
+        {PF_PATCH_RECT, offsetof(pfPatchDef, length), 1e101, PF_ERR_RANGE, "length"},
+        {PF_PATCH_RECT, offsetof(pfPatchDef, width), 1e-15, PF_ERR_RANGE, "width"}, /* aspect */
+        {PF_PATCH_DISK, offsetof(pfPatchDef, radius), 1e-101, PF_ERR_RANGE, "radius"},
         {PF_PATCH_DISK, offsetof(pfPatchDef, radius), -0.5, PF_ERR_RANGE, "radius"},
         {PF_PATCH_HERTZ_DISK, offsetof(pfPatchDef, radius), NAN, PF_ERR_NOT_FINITE, "radius"},
         {PF_PATCH_HERTZ_DISK, offsetof(pfPatchDef, rolling_d), 1.5, PF_ERR_RANGE, "rolling_d"},
