@@ -361,6 +361,7 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         dJointID j = dJointCreateContact(ctx->world, group, &c);
         dJointAttach(j, b1, b2);
         dJointSetFeedback(j, &p->fb[i]);
+        dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_step.c classify_joint) */
     }
     return p->ncontacts - base;
 }

@@ -76,17 +76,6 @@ static int is_dynamic(dBodyID b)
     return b && !dBodyIsKinematic(b);
 }
 
-static int has_other_joints(dBodyID b)
-{
-    if (!is_dynamic(b)) return 0;
-    int n = dBodyGetNumJoints(b);
-    for (int i = 0; i < n; ++i) {
-        dJointType t = dJointGetType(dBodyGetJoint(b, i));
-        if (t != dJointTypeContact) return 1;
-    }
-    return 0;
-}
-
 /* Inertia about the unit axis n through the mass centre, world frame. */
 static double axial_inertia(dBodyID b, const dMass *m, const double *n)
 {
@@ -119,20 +108,422 @@ static double clampd(double v, double lim)
     return v > lim ? lim : (v < -lim ? -lim : v);
 }
 
-/* Planar Delassus block of one body at the patch centre, twist coordinates (vx, vy, w):
- * v_c = v_G + w z x (c - G), so J = [[1,0,-dy],[0,1,dx],[0,0,1]], A = J diag(1/m,1/m,1/J) J^T. */
-static void planar_delassus(double m, double jz, double dx, double dy, double *A)
+/* ---- Other constraints of a body, as the stick test sees them --------------------------------
+ *
+ * The CA test needs the frictionless patch acceleration and the Delassus block *given every other
+ * constraint* on the two bodies (physics.md §2, generalised form). Those constraints fall in two
+ * classes, and each is treated the way that avoids a circular estimate:
+ *
+ *  - WORLD joints: hinge, slider, piston, ball, fixed, linear motor, user-mode angular motor
+ *    (axes with FMax > 0) between the body and the static world or a kinematic body. Their
+ *    reaction is not a load but a restriction of the motion: their rows are removed from the
+ *    body's mobility with the projector P = M^-1 - M^-1 J^T (J M^-1 J^T)^+ J M^-1, built by
+ *    Gram-Schmidt in the M^-1 metric. A = J_p P J_p^T then has inverse effective mass only along
+ *    the motion the joints allow (rank 1 for a hinge), and a_free = J_p P (f, tau) is the
+ *    frictionless acceleration given those joints. Using last step's reaction of such a joint as
+ *    a load instead is circular: while the patch sticks, the joint and the stick rows share a
+ *    redundant load in whatever ratio the solver picks, and the estimate inherits that split.
+ *  - LOAD joints: contacts of other pairs (the adapter's own joints, tagged with the context as
+ *    joint data), joints to other dynamic bodies and any other joint with a dJointFeedback. Their
+ *    force of the previous step (feedback) is added to the loads. They are not redundant with
+ *    this patch (their force is set by the other body's own balance), so the estimate is sound.
+ *  - UNKNOWN: a joint of neither kind (no feedback, not representable). The body then falls back
+ *    to last step's momentum balance for everything except this pair (the old estimate) and no
+ *    joint rows are projected.
+ *
+ * Every body also keeps the patch's own support: no normal velocity at the patch centre and no
+ * tipping (rows n at c, omega.x, omega.y), so a free body on the ground is exactly P10-P13's
+ * planar body (effective inertia n^T I n). */
+
+typedef enum jclass { JC_IGNORE = 0, JC_OWN, JC_LOAD, JC_WORLD, JC_UNKNOWN } jclass;
+
+/* At most 6 independent rows in 6 velocity coordinates. */
+#define PF_ODE_MODEL_ROWS 6
+/* A new row whose M^-1-norm drops below this fraction of its own norm after Gram-Schmidt is
+ * dependent on the rows already kept (redundant constraint). Not near rounding: joint axes read
+ * back from ODE drift with the solver's error (QuickStep: ~1e-9 rad), and a piston's horizontal
+ * rows tilted by 1e-9 against the patch's own must not count as a sixth, independent row (it
+ * would lock the body's last freedom). 1e-3: rows within ~0.06 degrees of the span are one. */
+#define PF_ODE_DEPENDENT_ROW 1e-3
+
+typedef struct bodymodel {
+    double G[3];                    /* mass centre, world */
+    double im;                      /* 1/m */
+    double iinv[9];                 /* inverse inertia, world, row-major */
+    double q[PF_ODE_MODEL_ROWS][6]; /* constraint rows, M^-1-orthonormal */
+    double u[PF_ODE_MODEL_ROWS][6]; /* M^-1 q */
+    int nq;
+    int unknown;    /* fallback: momentum balance, no joint rows */
+    int world_rows; /* joint rows added (beyond the patch support) */
+} bodymodel;
+
+static int pair_owns(const pfOdePair *p, const dJointFeedback *fb)
 {
-    double im = 1.0 / m, ij = 1.0 / jz;
-    A[0] += im + dy * dy * ij;
-    A[1] += -dx * dy * ij;
-    A[2] += -dy * ij;
-    A[3] += -dx * dy * ij;
-    A[4] += im + dx * dx * ij;
-    A[5] += dx * ij;
-    A[6] += -dy * ij;
-    A[7] += dx * ij;
-    A[8] += ij;
+    if (fb == &p->fb_fric || fb == &p->fb_spin) return 1;
+    for (int i = 0; i < PF_ODE_MAX_CONTACTS; ++i)
+        if (fb == &p->fb[i]) return 1;
+    return 0;
+}
+
+/* ODE writes f1/t1 for node[0]: the first body, or the only one (dJointAttach swaps a NULL
+ * first body, ode.cpp). */
+static int joint_body_is_first(dJointID j, dBodyID b)
+{
+    dBodyID a0 = dJointGetBody(j, 0);
+    return a0 == b || a0 == NULL;
+}
+
+static int world_type(dJointID j)
+{
+    switch (dJointGetType(j)) {
+    case dJointTypeHinge:
+    case dJointTypeSlider:
+    case dJointTypePiston:
+    case dJointTypeBall:
+    case dJointTypeFixed:
+    case dJointTypeLMotor:
+        return 1;
+    case dJointTypeAMotor:
+        return dJointGetAMotorMode(j) == dAMotorUser;
+    default:
+        return 0;
+    }
+}
+
+static jclass classify_joint(const pfOdeContext *ctx, const pfOdePair *p, dJointID j, dBodyID b)
+{
+    if (!dJointIsEnabled(j)) return JC_IGNORE;
+    dJointFeedback *fb = dJointGetFeedback(j);
+    if (dJointGetData(j) == (void *)ctx) {
+        if (fb && pair_owns(p, fb)) return JC_OWN;
+        return fb ? JC_LOAD : JC_UNKNOWN;
+    }
+    dBodyID a0 = dJointGetBody(j, 0), a1 = dJointGetBody(j, 1);
+    dBodyID other = a0 == b ? a1 : a0;
+    if (!is_dynamic(other) && world_type(j)) return JC_WORLD;
+    return fb ? JC_LOAD : JC_UNKNOWN;
+}
+
+static void minv_apply(const bodymodel *bm, const double *x, double *out)
+{
+    for (int k = 0; k < 3; ++k)
+        out[k] = bm->im * x[k];
+    for (int i = 0; i < 3; ++i)
+        out[3 + i] =
+            bm->iinv[3 * i] * x[3] + bm->iinv[3 * i + 1] * x[4] + bm->iinv[3 * i + 2] * x[5];
+}
+
+static double dot6(const double *a, const double *b)
+{
+    double s = 0.0;
+    for (int k = 0; k < 6; ++k)
+        s += a[k] * b[k];
+    return s;
+}
+
+/* Add one constraint row (Gram-Schmidt in the M^-1 metric; dependent rows are dropped). */
+static void model_add_row(bodymodel *bm, const double *row)
+{
+    if (bm->nq >= PF_ODE_MODEL_ROWS) return;
+    double r[6], mr[6];
+    memcpy(r, row, sizeof r);
+    minv_apply(bm, r, mr);
+    double n0 = dot6(r, mr);
+    if (!(n0 > 0.0)) return;
+    for (int k = 0; k < bm->nq; ++k) {
+        double c = dot6(bm->u[k], r); /* <q_k, r> = q_k^T M^-1 r */
+        for (int i = 0; i < 6; ++i)
+            r[i] -= c * bm->q[k][i];
+    }
+    minv_apply(bm, r, mr);
+    double n1 = dot6(r, mr);
+    if (!(n1 > PF_ODE_DEPENDENT_ROW * PF_ODE_DEPENDENT_ROW * n0)) return;
+    double s = 1.0 / sqrt(n1);
+    for (int i = 0; i < 6; ++i) {
+        bm->q[bm->nq][i] = r[i] * s;
+        bm->u[bm->nq][i] = mr[i] * s;
+    }
+    bm->nq++;
+}
+
+/* Row of a point constraint: velocity of the body point P along d. */
+static void model_point_row(bodymodel *bm, const double *P, const double *d)
+{
+    double r[6], rp[3] = {P[0] - bm->G[0], P[1] - bm->G[1], P[2] - bm->G[2]};
+    r[0] = d[0];
+    r[1] = d[1];
+    r[2] = d[2];
+    pf_ode_cross(rp, d, r + 3);
+    model_add_row(bm, r);
+}
+
+static void model_ang_row(bodymodel *bm, const double *e)
+{
+    double r[6] = {0, 0, 0, e[0], e[1], e[2]};
+    model_add_row(bm, r);
+}
+
+/* P x = M^-1 x - sum_k u_k (u_k . x) */
+static void model_project(const bodymodel *bm, const double *x, double *out)
+{
+    minv_apply(bm, x, out);
+    for (int k = 0; k < bm->nq; ++k) {
+        double c = dot6(bm->u[k], x);
+        for (int i = 0; i < 6; ++i)
+            out[i] -= c * bm->u[k][i];
+    }
+}
+
+static void to3(const dReal *v, double *o)
+{
+    o[0] = v[0];
+    o[1] = v[1];
+    o[2] = v[2];
+}
+
+static void model_joint_rows(bodymodel *bm, dJointID j, dBodyID b)
+{
+    static const double E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    int first = joint_body_is_first(j, b);
+    dVector3 a, ax, p1, p2;
+    double A[3], X[3], P1[3], P2[3];
+    switch (dJointGetType(j)) {
+    case dJointTypeHinge:
+        if (first)
+            dJointGetHingeAnchor(j, a);
+        else
+            dJointGetHingeAnchor2(j, a);
+        dJointGetHingeAxis(j, ax);
+        dPlaneSpace(ax, p1, p2);
+        to3(a, A);
+        to3(p1, P1);
+        to3(p2, P2);
+        for (int k = 0; k < 3; ++k)
+            model_point_row(bm, A, E[k]);
+        model_ang_row(bm, P1);
+        model_ang_row(bm, P2);
+        break;
+    case dJointTypeBall:
+        if (first)
+            dJointGetBallAnchor(j, a);
+        else
+            dJointGetBallAnchor2(j, a);
+        to3(a, A);
+        for (int k = 0; k < 3; ++k)
+            model_point_row(bm, A, E[k]);
+        break;
+    case dJointTypeSlider:
+        dJointGetSliderAxis(j, ax);
+        dPlaneSpace(ax, p1, p2);
+        to3(p1, P1);
+        to3(p2, P2);
+        for (int k = 0; k < 3; ++k)
+            model_ang_row(bm, E[k]);
+        model_point_row(bm, bm->G, P1);
+        model_point_row(bm, bm->G, P2);
+        break;
+    case dJointTypePiston:
+        if (first)
+            dJointGetPistonAnchor(j, a);
+        else
+            dJointGetPistonAnchor2(j, a);
+        dJointGetPistonAxis(j, ax);
+        dPlaneSpace(ax, p1, p2);
+        to3(a, A);
+        to3(p1, P1);
+        to3(p2, P2);
+        model_point_row(bm, A, P1);
+        model_point_row(bm, A, P2);
+        model_ang_row(bm, P1);
+        model_ang_row(bm, P2);
+        break;
+    case dJointTypeFixed:
+        for (int k = 0; k < 3; ++k) {
+            model_point_row(bm, bm->G, E[k]);
+            model_ang_row(bm, E[k]);
+        }
+        break;
+    case dJointTypeLMotor:
+        for (int i = 0; i < dJointGetLMotorNumAxes(j); ++i) {
+            if (!(dJointGetLMotorParam(j, dParamFMax + dParamGroup * i) > 0.0)) continue;
+            dJointGetLMotorAxis(j, i, ax);
+            to3(ax, X);
+            model_point_row(bm, bm->G, X);
+        }
+        break;
+    case dJointTypeAMotor:
+        for (int i = 0; i < dJointGetAMotorNumAxes(j); ++i) {
+            if (!(dJointGetAMotorParam(j, dParamFMax + dParamGroup * i) > 0.0)) continue;
+            dJointGetAMotorAxis(j, i, ax);
+            to3(ax, X);
+            model_ang_row(bm, X);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+/* Mobility model of a dynamic body for patch p: inverse mass, patch support, WORLD joints. */
+static void body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, bodymodel *bm)
+{
+    memset(bm, 0, sizeof *bm);
+    dMass m;
+    dBodyGetMass(b, &m);
+    to3(dBodyGetPosition(b), bm->G);
+    bm->im = 1.0 / m.mass;
+    /* I_world = R I R^T, inverted by cofactors (symmetric positive definite) */
+    const dReal *R = dBodyGetRotation(b); /* 3x4 row-major */
+    double RI[9], Iw[9];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            RI[3 * i + k] =
+                R[4 * i] * m.I[k] + R[4 * i + 1] * m.I[4 + k] + R[4 * i + 2] * m.I[8 + k];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            Iw[3 * i + k] =
+                RI[3 * i] * R[4 * k] + RI[3 * i + 1] * R[4 * k + 1] + RI[3 * i + 2] * R[4 * k + 2];
+    double c0 = Iw[4] * Iw[8] - Iw[5] * Iw[7], c1 = Iw[5] * Iw[6] - Iw[3] * Iw[8],
+           c2 = Iw[3] * Iw[7] - Iw[4] * Iw[6];
+    double det = Iw[0] * c0 + Iw[1] * c1 + Iw[2] * c2, id = 1.0 / det;
+    bm->iinv[0] = c0 * id;
+    bm->iinv[1] = (Iw[2] * Iw[7] - Iw[1] * Iw[8]) * id;
+    bm->iinv[2] = (Iw[1] * Iw[5] - Iw[2] * Iw[4]) * id;
+    bm->iinv[3] = c1 * id;
+    bm->iinv[4] = (Iw[0] * Iw[8] - Iw[2] * Iw[6]) * id;
+    bm->iinv[5] = (Iw[2] * Iw[3] - Iw[0] * Iw[5]) * id;
+    bm->iinv[6] = c2 * id;
+    bm->iinv[7] = (Iw[1] * Iw[6] - Iw[0] * Iw[7]) * id;
+    bm->iinv[8] = (Iw[0] * Iw[4] - Iw[1] * Iw[3]) * id;
+    /* the patch's own support */
+    model_point_row(bm, p->c, p->n);
+    model_ang_row(bm, p->x);
+    model_ang_row(bm, p->y);
+    int nj = dBodyGetNumJoints(b);
+    for (int i = 0; i < nj; ++i)
+        if (classify_joint(ctx, p, dBodyGetJoint(b, i), b) == JC_UNKNOWN) bm->unknown = 1;
+    if (bm->unknown) return;
+    int base = bm->nq;
+    for (int i = 0; i < nj; ++i) {
+        dJointID j = dBodyGetJoint(b, i);
+        if (classify_joint(ctx, p, j, b) == JC_WORLD) model_joint_rows(bm, j, b);
+    }
+    bm->world_rows = bm->nq - base;
+}
+
+/* Patch rows of body b in twist coordinates (vx, vy, w) at c: J_i = (e_i, (c - G) x e_i) for the
+ * tangents, (0, n) for the spin. Adds sign * J P J^T to A, sign * J P L to a and
+ * sign * J M^-1 L to araw. */
+static void model_patch_block(const bodymodel *bm, const pfOdePair *p, const double *f,
+                              const double *t, double sign, double *A, double *a, double *araw)
+{
+    double J[3][6], PJ[3][6], r[3] = {p->c[0] - bm->G[0], p->c[1] - bm->G[1], p->c[2] - bm->G[2]};
+    const double *e[2] = {p->x, p->y};
+    for (int i = 0; i < 2; ++i) {
+        memcpy(J[i], e[i], 3 * sizeof(double));
+        pf_ode_cross(r, e[i], J[i] + 3);
+    }
+    J[2][0] = J[2][1] = J[2][2] = 0.0;
+    memcpy(J[2] + 3, p->n, 3 * sizeof(double));
+    double L[6] = {f[0], f[1], f[2], t[0], t[1], t[2]}, PL[6], ML[6];
+    model_project(bm, L, PL);
+    minv_apply(bm, L, ML);
+    for (int i = 0; i < 3; ++i)
+        model_project(bm, J[i], PJ[i]);
+    for (int i = 0; i < 3; ++i) {
+        a[i] += sign * dot6(J[i], PL);
+        araw[i] += sign * dot6(J[i], ML);
+        for (int k = 0; k < 3; ++k)
+            A[3 * i + k] += dot6(J[i], PJ[k]); /* A adds for both bodies (relative twist) */
+    }
+}
+
+/* Symmetric 3x3 eigen-decomposition by cyclic Jacobi: A = V diag(l) V^T (V columns). */
+static void jacobi3(const double *Ain, double *l, double *V)
+{
+    double a[3][3];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) {
+            a[i][k] = 0.5 * (Ain[3 * i + k] + Ain[3 * k + i]);
+            V[3 * i + k] = i == k;
+        }
+    for (int sweep = 0; sweep < 50; ++sweep) {
+        double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
+        double diag = fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2]);
+        if (!(off > 1e-300) || off <= 1e-17 * diag) break;
+        for (int pq = 0; pq < 3; ++pq) {
+            int ip = pq == 2 ? 1 : 0, iq = pq == 0 ? 1 : 2;
+            if (a[ip][iq] == 0.0) continue;
+            double th = 0.5 * (a[iq][iq] - a[ip][ip]) / a[ip][iq];
+            double tt = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1.0));
+            double cs = 1.0 / sqrt(tt * tt + 1.0), sn = tt * cs;
+            for (int k = 0; k < 3; ++k) { /* columns */
+                double x = a[k][ip], y = a[k][iq];
+                a[k][ip] = cs * x - sn * y;
+                a[k][iq] = sn * x + cs * y;
+            }
+            for (int k = 0; k < 3; ++k) { /* rows */
+                double x = a[ip][k], y = a[iq][k];
+                a[ip][k] = cs * x - sn * y;
+                a[iq][k] = sn * x + cs * y;
+            }
+            for (int k = 0; k < 3; ++k) {
+                double x = V[3 * k + ip], y = V[3 * k + iq];
+                V[3 * k + ip] = cs * x - sn * y;
+                V[3 * k + iq] = sn * x + cs * y;
+            }
+        }
+    }
+    for (int i = 0; i < 3; ++i)
+        l[i] = a[i][i];
+}
+
+/* Eigen-directions of the scaled Delassus block below this fraction of the largest are motions
+ * the other constraints forbid (a hinge leaves one). */
+#define PF_ODE_NULL_EIGEN 1e-9
+/* A projected frictionless acceleration below this fraction of the unconstrained one is the
+ * rounding of a load the other constraints carry entirely: zero. */
+#define PF_ODE_NULL_ACCEL 1e-9
+
+/* Make (A, a) acceptable to pf_stick_general when the other constraints leave A singular:
+ * in coordinates (vx, vy, L w) (L the patch's radius of gyration, so the three are commensurate)
+ * drop a's components along forbidden directions and give those directions the largest
+ * eigenvalue. a^T A^-1 a and the incipient twist are unchanged on the allowed subspace (it is
+ * the pseudo-inverse). */
+static void regularise_block(double *A, double *a, const double *araw, double L)
+{
+    double S[3] = {1.0, 1.0, L};
+    double As[9], as[3], l[3], V[9];
+    for (int i = 0; i < 3; ++i) {
+        as[i] = a[i] * S[i];
+        for (int k = 0; k < 3; ++k)
+            As[3 * i + k] = A[3 * i + k] * S[i] * S[k];
+    }
+    jacobi3(As, l, V);
+    double lmax = fmax(fmax(l[0], l[1]), l[2]);
+    int none = !(lmax > 0.0); /* the other constraints forbid every patch motion */
+    if (none) lmax = 1.0;
+    double ap[3] = {0, 0, 0}, An[9] = {0};
+    for (int e = 0; e < 3; ++e) {
+        int keep = !none && l[e] > PF_ODE_NULL_EIGEN * lmax;
+        double c = 0.0;
+        for (int i = 0; i < 3; ++i)
+            c += V[3 * i + e] * as[i];
+        double le = keep ? l[e] : lmax;
+        for (int i = 0; i < 3; ++i) {
+            if (keep) ap[i] += c * V[3 * i + e];
+            for (int k = 0; k < 3; ++k)
+                An[3 * i + k] += le * V[3 * i + e] * V[3 * k + e];
+        }
+    }
+    double nraw = sqrt(araw[0] * araw[0] + araw[1] * araw[1] + araw[2] * araw[2] * L * L);
+    double np = sqrt(ap[0] * ap[0] + ap[1] * ap[1] + ap[2] * ap[2]);
+    int zero = !(np > PF_ODE_NULL_ACCEL * nraw);
+    for (int i = 0; i < 3; ++i) {
+        a[i] = zero ? 0.0 : ap[i] / S[i];
+        for (int k = 0; k < 3; ++k)
+            A[3 * i + k] = 0.5 * (An[3 * i + k] + An[3 * k + i]) / (S[i] * S[k]);
+    }
 }
 
 static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
@@ -168,12 +559,11 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     dMass m1, m2;
     dBodyGetMass(b1, &m1);
     int dyn1 = is_dynamic(b1), dyn2 = is_dynamic(b2);
-    int oj1 = has_other_joints(b1), oj2 = has_other_joints(b2);
     double f1[3] = {0, 0, 0}, t1v[3] = {0, 0, 0}, f2[3] = {0, 0, 0}, t2v[3] = {0, 0, 0};
-    body_loads(ctx, b1, m1.mass, oj1 && p->has_other, p->other_f1, p->other_t1, f1, t1v);
+    body_loads(ctx, b1, m1.mass, p->has_other, p->other_f1, p->other_t1, f1, t1v);
     if (dyn2) {
         dBodyGetMass(b2, &m2);
-        body_loads(ctx, b2, m2.mass, oj2 && p->has_other, p->other_f2, p->other_t2, f2, t2v);
+        body_loads(ctx, b2, m2.mass, p->has_other, p->other_f2, p->other_t2, f2, t2v);
     }
     /* store pre-step state for the other-joint estimate (after_step) */
     {
@@ -306,37 +696,25 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         G1[0] = gp[0] - c[0];
         G1[1] = gp[1] - c[1];
         G1[2] = gp[2] - c[2];
-        double j1 = axial_inertia(b1, &m1, n);
+        bodymodel bm1, bm2;
+        if (dyn1) body_model(ctx, p, b1, &bm1);
+        if (dyn2) body_model(ctx, p, b2, &bm2);
         if (!dyn1) {
             st = PF_ERR_STATE;
-        } else if (!dyn2 && !oj1) {
+        } else if (!dyn2 && bm1.world_rows == 0) {
+            /* a body on the static world with no joint restricting it: P10-P13 as written */
+            double j1 = axial_inertia(b1, &m1, n);
             pfPlanarBody body = {m1.mass, j1, pf_ode_dot(G1, x), pf_ode_dot(G1, y)};
             st = pf_stick_planar(&p->def, mu_s, N, &body, pf_ode_dot(f1, x), pf_ode_dot(f1, y),
                                  pf_ode_dot(t1v, n), &res, NULL);
         } else {
-            double A[9] = {0};
-            /* d = c - G in the patch plane */
-            double dx1 = -pf_ode_dot(G1, x), dy1 = -pf_ode_dot(G1, y);
-            planar_delassus(m1.mass, j1, dx1, dy1, A);
-            double ax1 = pf_ode_dot(f1, x) / m1.mass, ay1 = pf_ode_dot(f1, y) / m1.mass;
-            double al1 = pf_ode_dot(t1v, n) / j1;
-            pfTwist af = {ax1 - al1 * dy1, ay1 + al1 * dx1, al1};
-            if (dyn2) {
-                double G2[3];
-                gp = dBodyGetPosition(b2);
-                G2[0] = gp[0] - c[0];
-                G2[1] = gp[1] - c[1];
-                G2[2] = gp[2] - c[2];
-                double j2 = axial_inertia(b2, &m2, n);
-                double dx2 = -pf_ode_dot(G2, x), dy2 = -pf_ode_dot(G2, y);
-                planar_delassus(m2.mass, j2, dx2, dy2, A);
-                double ax2 = pf_ode_dot(f2, x) / m2.mass, ay2 = pf_ode_dot(f2, y) / m2.mass;
-                double al2 = pf_ode_dot(t2v, n) / j2;
-                af.vx -= ax2 - al2 * dy2;
-                af.vy -= ay2 + al2 * dx2;
-                af.w -= al2;
-            }
-            st = pf_stick_general(&p->def, mu_s, N, A, af, &res, NULL);
+            /* generalised form: A and a_free given the other constraints (see bodymodel) */
+            double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
+            model_patch_block(&bm1, p, f1, t1v, 1.0, A, af, araw);
+            if (dyn2) model_patch_block(&bm2, p, f2, t2v, -1.0, A, af, araw);
+            regularise_block(A, af, araw, rho_g);
+            pfTwist a_free = {af[0], af[1], af[2]};
+            st = pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
         }
         if (st == PF_OK) {
             info->stick_margin = res.margin;
@@ -515,6 +893,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         dJointAttach(j, p->b1, p->b2);
         memset(&p->fb_fric, 0, sizeof p->fb_fric);
         dJointSetFeedback(j, &p->fb_fric);
+        dJointSetData(j, ctx);
         p->has_fric = 1;
     }
     if (rs->spin_motor && rs->bspin > 0.0) {
@@ -528,6 +907,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         dJointSetAMotorParam(j, dParamCFM, 0.0);
         memset(&p->fb_spin, 0, sizeof p->fb_spin);
         dJointSetFeedback(j, &p->fb_spin);
+        dJointSetData(j, ctx);
         p->has_spin = 1;
     }
 }
@@ -569,6 +949,52 @@ static void add3(double *a, const dReal *b)
     a[0] += b[0];
     a[1] += b[1];
     a[2] += b[2];
+}
+
+/* Loads of the other constraints on body b during the step just taken (bodymodel's classes):
+ * the feedback of LOAD joints, or, if the body has an UNKNOWN joint, the momentum balance
+ *   m dv/dt = user + gravity + this pair + others  (and I dw/dt likewise, gyroscopic term dropped)
+ * fown / town: this pair's force and torque on b. WORLD joints contribute nothing (projected). */
+static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, const double *pre_v,
+                        const double *pre_w, const double *pre_f, const double *pre_t,
+                        const double *fown, const double *town, const double *g, double *of,
+                        double *ot)
+{
+    int unknown = 0, nj = dBodyGetNumJoints(b);
+    double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
+    for (int i = 0; i < nj; ++i) {
+        dJointID j = dBodyGetJoint(b, i);
+        jclass jc = classify_joint(ctx, p, j, b);
+        if (jc == JC_UNKNOWN) unknown = 1;
+        if (jc != JC_LOAD) continue;
+        const dJointFeedback *fb = dJointGetFeedback(j);
+        if (joint_body_is_first(j, b)) {
+            add3(f, fb->f1);
+            add3(t, fb->t1);
+        } else {
+            add3(f, fb->f2);
+            add3(t, fb->t2);
+        }
+    }
+    if (unknown) {
+        dMass m;
+        dBodyGetMass(b, &m);
+        const dReal *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
+        double dw[3] = {w[0] - pre_w[0], w[1] - pre_w[1], w[2] - pre_w[2]}, dwl[3], Idw[3];
+        to_body_vec(b, dw, dwl);
+        for (int i = 0; i < 3; ++i)
+            Idw[i] = m.I[4 * i] * dwl[0] + m.I[4 * i + 1] * dwl[1] + m.I[4 * i + 2] * dwl[2];
+        body_frame_vec(b, Idw, Idw);
+        double gm = dBodyGetGravityMode(b) ? m.mass : 0.0, dt = p->dt;
+        for (int k = 0; k < 3; ++k) {
+            f[k] = m.mass * (v[k] - pre_v[k]) / dt - pre_f[k] - gm * g[k] - fown[k];
+            t[k] = Idw[k] / dt - pre_t[k] - town[k];
+        }
+    }
+    for (int k = 0; k < 3; ++k) {
+        of[k] = isfinite(f[k]) ? f[k] : 0.0;
+        ot[k] = isfinite(t[k]) ? t[k] : 0.0;
+    }
 }
 
 int pf_ode_after_step(pfOdeContext *ctx)
@@ -628,43 +1054,16 @@ int pf_ode_after_step(pfOdeContext *ctx)
         p->info.wrench.fy = pf_ode_dot(F, p->y);
         p->info.wrench.mz = pf_ode_dot(mc, p->n);
 
-        /* other-joint load estimate: m dv/dt = user + gravity + this patch + others */
-        double dt = p->dt;
+        /* other constraints' loads on the two bodies for the next step's stick test */
         p->has_other = 0;
-        if (dt > 0.0 && has_other_joints(p->b1)) {
-            dMass m;
-            dBodyGetMass(p->b1, &m);
-            const dReal *v = dBodyGetLinearVel(p->b1), *w = dBodyGetAngularVel(p->b1);
-            double dw[3] = {w[0] - p->pre_w1[0], w[1] - p->pre_w1[1], w[2] - p->pre_w1[2]}, dwl[3];
-            to_body_vec(p->b1, dw, dwl);
-            double Idw[3];
-            for (int i = 0; i < 3; ++i)
-                Idw[i] = m.I[4 * i] * dwl[0] + m.I[4 * i + 1] * dwl[1] + m.I[4 * i + 2] * dwl[2];
-            body_frame_vec(p->b1, Idw, Idw);
-            double gm = dBodyGetGravityMode(p->b1) ? m.mass : 0.0;
-            for (int k = 0; k < 3; ++k) {
-                p->other_f1[k] =
-                    m.mass * (v[k] - p->pre_v1[k]) / dt - p->pre_f1[k] - gm * g[k] - fo1[k];
-                p->other_t1[k] = Idw[k] / dt - p->pre_t1[k] - to1[k];
-            }
+        if (p->dt > 0.0 && is_dynamic(p->b1)) {
+            other_loads(ctx, p, p->b1, p->pre_v1, p->pre_w1, p->pre_f1, p->pre_t1, fo1, to1, g,
+                        p->other_f1, p->other_t1);
             p->has_other = 1;
         }
-        if (dt > 0.0 && has_other_joints(p->b2)) {
-            dMass m;
-            dBodyGetMass(p->b2, &m);
-            const dReal *v = dBodyGetLinearVel(p->b2), *w = dBodyGetAngularVel(p->b2);
-            double dw[3] = {w[0] - p->pre_w2[0], w[1] - p->pre_w2[1], w[2] - p->pre_w2[2]}, dwl[3];
-            to_body_vec(p->b2, dw, dwl);
-            double Idw[3];
-            for (int i = 0; i < 3; ++i)
-                Idw[i] = m.I[4 * i] * dwl[0] + m.I[4 * i + 1] * dwl[1] + m.I[4 * i + 2] * dwl[2];
-            body_frame_vec(p->b2, Idw, Idw);
-            double gm = dBodyGetGravityMode(p->b2) ? m.mass : 0.0;
-            for (int k = 0; k < 3; ++k) {
-                p->other_f2[k] =
-                    m.mass * (v[k] - p->pre_v2[k]) / dt - p->pre_f2[k] - gm * g[k] - fo2[k];
-                p->other_t2[k] = Idw[k] / dt - p->pre_t2[k] - to2[k];
-            }
+        if (p->dt > 0.0 && is_dynamic(p->b2)) {
+            other_loads(ctx, p, p->b2, p->pre_v2, p->pre_w2, p->pre_f2, p->pre_t2, fo2, to2, g,
+                        p->other_f2, p->other_t2);
             p->has_other = 1;
         }
         p->fresh = 0;
