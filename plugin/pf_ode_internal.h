@@ -52,6 +52,7 @@ typedef struct pfOdePair {
     double n_meas;                 ///< [N]
     double anchor1[3], anchor2[3]; ///< stick anchor: body-1 local point, body-2 local or world
     double axis1[3], axis2[3];     ///< stick anchor: patch x in body-1 / body-2 (or world) frame
+    double nrm1[3], nrm2[3];       ///< stick anchor: patch z in body-1 / body-2 (or world) frame
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
     double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads

@@ -742,10 +742,13 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             if (prev == PF_ODE_STATE_SLIP) ctx->counters.stick_transitions++;
             to_body_point(b1, c, p->anchor1);
             to_body_vec(b1, x, p->axis1);
+            to_body_vec(b1, n, p->nrm1);
             if (b2) {
                 to_body_point(b2, c, p->anchor2);
                 to_body_vec(b2, x, p->axis2);
+                to_body_vec(b2, n, p->nrm2);
             } else {
+                memcpy(p->nrm2, n, sizeof p->nrm2);
                 memcpy(p->anchor2, c, sizeof p->anchor2);
                 memcpy(p->axis2, x, sizeof p->axis2);
             }
