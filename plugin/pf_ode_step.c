@@ -683,6 +683,8 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         return 1;
     }
     info->shape = p->def.shape;
+    if (p->def.shape == PF_PATCH_DISK || p->def.shape == PF_PATCH_HERTZ_DISK)
+        info->radius = p->def.radius;
 
     /* stick test (P10-P13 for a free body, generalised holding-wrench form otherwise) */
     pfOdePatchState prev = p->fresh ? PF_ODE_STATE_NONE : p->state;

@@ -151,9 +151,11 @@ typedef enum pfOdePatchState {
 
 /// Diagnostics of one patch (valid after pf_ode_after_step until the next pf_ode_collide).
 typedef struct pfOdePatchInfo {
-    dGeomID geom1, geom2;         ///< geom1 carries body 1
-    pfOdePatchState state;        ///< state used in the last step
-    pfPatchShape shape;           ///< patch shape used (PF_PATCH_NONE for POINT / STOCK)
+    dGeomID geom1, geom2;  ///< geom1 carries body 1
+    pfOdePatchState state; ///< state used in the last step
+    pfPatchShape shape;    ///< patch shape used (PF_PATCH_NONE for POINT / STOCK)
+    double radius; ///< disk / Hertz disk radius used [m] (Hertz: given, or (3 N R*/(4 E*))^(1/3)
+                   ///< with the N of the step); 0 for other shapes
     int contact_count;            ///< contact points of the pair
     double centre[3];             ///< patch centre, world [m]
     double normal[3];             ///< patch z axis, world (from body 2 into body 1)
