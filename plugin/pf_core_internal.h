@@ -50,4 +50,17 @@ int pf_gauss_legendre_select(double alpha2, const double (**nw)[2]);
  * Returns 0 when h^2 < 1e-200: callers multiply it by h^2. (pf_core_rect.c) */
 double pf_asinh_diff(double s1, double s2, double r1, double r2, double dr, double h, double h2);
 
+/* ---- Complete elliptic integrals for the exact disks (defined in pf_core_disk.c, also used by
+ * pf_core_hertz.c). Legendre forms with modulus k, complementary modulus kp = sqrt(1 - k^2),
+ * both given so that neither is formed by cancellation. Computed by the AGM (quadratic
+ * convergence, libm sqrt only). The combinations that appear in the disk formulas are returned
+ * directly because forming them from K and E cancels: D = (K - E)/k^2 (finite at k = 0),
+ * K_minus_D = K - D = (E - kp^2 K)/k^2 and kp2K = kp^2 K (both finite at k = 1). At kp == 0,
+ * K and D are +inf while E, K_minus_D and kp2K keep their limits 1, 1 and 0. */
+typedef struct pfEllip {
+    double K, E, D, K_minus_D, kp2K;
+} pfEllip;
+
+pfEllip pf_ellip(double k, double kp);
+
 #endif
