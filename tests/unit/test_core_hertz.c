@@ -212,7 +212,7 @@ END_TEST
 
 START_TEST(test_hertz_pade_dissipates_p2)
 {
-    check_p2(1, 0);
+    check_p2(1, 1);
 }
 END_TEST
 
