@@ -48,6 +48,12 @@ typedef enum pfOdeMode {
     PF_ODE_MODE_STOCK      ///< ODE's own point friction (dContactApprox1), for comparison runs
 } pfOdeMode;
 
+/// Which stick test decides breakaway of a resting patch (physics.md §2).
+typedef enum pfOdeCriterion {
+    PF_ODE_CRITERION_CA = 0, ///< the CA criterion (Kardan et al.), P10-P13 (default)
+    PF_ODE_CRITERION_LIMIT   ///< the exact limit-set test: holding wrench inside the limit set
+} pfOdeCriterion;
+
 /// Where the patch geometry comes from.
 typedef enum pfOdePatchSource {
     PF_ODE_PATCH_AUTO = 0, ///< from the geometry: box face -> rectangle, cylinder end -> uniform
@@ -62,20 +68,21 @@ typedef enum pfOdePatchSource {
 /// rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch
 /// wins over AUTO (the first geom's if both are FIXED).
 typedef struct pfOdeMaterial {
-    double mu_s;             ///< static coefficient, finite, >= 0 (default 0.5)
-    double mu_k;             ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
-    pfOdeMode mode;          ///< exact (default), Padé or stock
-    pfOdePatchSource source; ///< automatic (default) or fixed patch
-    pfPatchDef patch;        ///< FIXED only: the patch (validated by pf_patch_def_validate)
-    double hertz_radius;     ///< Hertz contact radius a [m]: > 0 to give it, 0 (default) to
-                             ///< compute it from Hertz theory, a = (3 N R / (4 E*))^(1/3)
-    double youngs_modulus;   ///< E [Pa], finite, > 0 (default 2.1e11, steel)
-    double poisson_ratio;    ///< nu, in [0, 0.5) (default 0.3)
-    double rolling_d;        ///< rolling-resistance pressure shift d, [0, 1] (P14; default 0)
-    double eps_t;            ///< Hertz regularisation of P15/P17 [1/s], >= 0 (default 0)
-    double eps_r;            ///< Hertz regularisation of the rolling direction [1/s], >= 0
-    double stock_spin_rho;   ///< STOCK only: dContactRolling spin coefficient (rhoN, a length
-                             ///< [m] times the normal force), >= 0; 0 (default) = no spin row
+    double mu_s;              ///< static coefficient, finite, >= 0 (default 0.5)
+    double mu_k;              ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
+    pfOdeMode mode;           ///< exact (default), Padé or stock
+    pfOdePatchSource source;  ///< automatic (default) or fixed patch
+    pfPatchDef patch;         ///< FIXED only: the patch (validated by pf_patch_def_validate)
+    double hertz_radius;      ///< Hertz contact radius a [m]: > 0 to give it, 0 (default) to
+                              ///< compute it from Hertz theory, a = (3 N R / (4 E*))^(1/3)
+    double youngs_modulus;    ///< E [Pa], finite, > 0 (default 2.1e11, steel)
+    double poisson_ratio;     ///< nu, in [0, 0.5) (default 0.3)
+    double rolling_d;         ///< rolling-resistance pressure shift d, [0, 1] (P14; default 0)
+    double eps_t;             ///< Hertz regularisation of P15/P17 [1/s], >= 0 (default 0)
+    double eps_r;             ///< Hertz regularisation of the rolling direction [1/s], >= 0
+    double stock_spin_rho;    ///< STOCK only: dContactRolling spin coefficient (rhoN, a length
+                              ///< [m] times the normal force), >= 0; 0 (default) = no spin row
+    pfOdeCriterion criterion; ///< stick test: CA (default) or the exact limit-set test
 } pfOdeMaterial;
 
 /// Defaults: mu_s = mu_k = 0.5, exact mode, automatic patch, computed Hertz radius for steel.
