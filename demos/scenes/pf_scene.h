@@ -1,0 +1,145 @@
+/* Generic interface of the ODE literature scenes (issue 4): sliding-blocks (physics.md §6),
+ * coupled-masses (§4) and shaking-table (§3). One interface for the headless runner (pf_demo.c),
+ * the viewer, the comparison report, the tests and the benchmarks.
+ *
+ * Life cycle:
+ *
+ *     pfSceneParam kv[] = {{"h", "0.005"}, {"yaw", "0.3"}};
+ *     pfError err;
+ *     pfScene *s = pf_scene_create("sliding-blocks", "eccentric-push", PF_ODE_MODE_EXACT,
+ *                                  kv, 2, &err);        // NULL + err.message naming the bad value
+ *     double dt = pf_scene_default_dt(s), T = pf_scene_default_duration(s);
+ *     while (pf_scene_time(s) < T - 0.5 * dt) {
+ *         if (pf_scene_step(s, dt, &err) != PF_OK) break;
+ *         pf_scene_csv_row(s, row, 64);                   // columns of pf_scene_csv_header
+ *     }
+ *     pfSceneMetric m[32]; int nm = pf_scene_metrics(s, m, 32);
+ *     pf_scene_destroy(s);
+ *
+ * Scene code never prints. All quantities SI. The scene owns its ODE world, space, bodies, geoms,
+ * contact group and pfOdeContext; the accessors hand them out for reading and drawing only (the
+ * viewer must not step the world itself: call pf_scene_step).
+ */
+#ifndef PF_SCENE_H
+#define PF_SCENE_H
+
+#include <ode/ode.h>
+#include <patchfriction/pf_core.h>
+#include <patchfriction/pf_ode.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Largest number of CSV columns / metrics a scene produces (buffers of this size always fit).
+#define PF_SCENE_MAX_COLUMNS 32
+#define PF_SCENE_MAX_METRICS 32
+/// Largest number of geoms a scene reports through pf_scene_geoms.
+#define PF_SCENE_MAX_GEOMS 16
+
+/// Opaque running scene.
+typedef struct pfScene pfScene;
+
+/// One --set key=value parameter, both strings (the scene parses and validates the value).
+typedef struct pfSceneParam {
+    const char *key;
+    const char *value;
+} pfSceneParam;
+
+/// One named metric for the JSON output (value may be NaN: "not reached", written as null).
+typedef struct pfSceneMetric {
+    const char *name; ///< static string, JSON key
+    double value;
+} pfSceneMetric;
+
+/// Static description of a scene in the registry.
+typedef struct pfSceneInfo {
+    const char *name;          ///< "sliding-blocks", "coupled-masses", "shaking-table"
+    const char *summary;       ///< one line for --help
+    const char *const *cases;  ///< NULL-terminated case names; cases[0] is the default
+    const char *const *params; ///< NULL-terminated --set keys the scene accepts (any case)
+} pfSceneInfo;
+
+/* ------------------------------------------------------------------------------------------ */
+/* registry                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Number of registered scenes.
+int pf_scene_count(void);
+/// Scene i (0 <= i < pf_scene_count()), or NULL.
+const pfSceneInfo *pf_scene_info(int i);
+/// Scene by name, or NULL.
+const pfSceneInfo *pf_scene_find(const char *name);
+
+/* ------------------------------------------------------------------------------------------ */
+/* life cycle                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Build a scene. case_name NULL = the default case. mode = the adapter's friction mode for the
+ *  scene's patch contacts (PF_ODE_MODE_STOCK: ODE's dContactApprox1 with the same mu). params:
+ *  n key=value pairs (may be NULL if n == 0) applied over the case's published parameters.
+ *  Returns NULL on error with err (may be NULL) naming the bad scene, case, key or value, e.g.
+ *  "sliding-blocks: --set mass=-1: expected a finite value > 0". */
+pfScene *pf_scene_create(const char *scene, const char *case_name, pfOdeMode mode,
+                         const pfSceneParam *params, int n, pfError *err);
+/// Destroy (NULL ignored); also destroys the scene's ODE objects.
+void pf_scene_destroy(pfScene *s);
+/** Restore the initial state (t = 0) with the same scene, case, mode and parameters. Geom IDs
+ *  may change: re-query pf_scene_geoms afterwards. */
+int pf_scene_reset(pfScene *s, pfError *err);
+
+/** Advance by dt [s] (> 0, finite): loads at time t, collision, pf_ode_before_step,
+ *  dWorldQuickStep, pf_ode_after_step, metric bookkeeping. Returns PF_OK or a status with err. */
+int pf_scene_step(pfScene *s, double dt, pfError *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* accessors                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+const char *pf_scene_name(const pfScene *s);
+const char *pf_scene_case(const pfScene *s);
+pfOdeMode pf_scene_mode(const pfScene *s);
+/// Simulated time [s] (0 after create / reset).
+double pf_scene_time(const pfScene *s);
+/// Steps taken since create / reset.
+long pf_scene_steps(const pfScene *s);
+/// Default step [s] of the case (1e-3 except where the physics needs finer, e.g. shaking table).
+double pf_scene_default_dt(const pfScene *s);
+/// Default duration [s] of the case.
+double pf_scene_default_duration(const pfScene *s);
+
+dWorldID pf_scene_world(const pfScene *s);
+dSpaceID pf_scene_space(const pfScene *s);
+/// The adapter context: patch diagnostics (pf_ode_patch_count / pf_ode_get_patch) after a step.
+pfOdeContext *pf_scene_ode_context(const pfScene *s);
+/** The scene's geoms (ground / table first, then the moving bodies' geoms); returns the count
+ *  (<= PF_SCENE_MAX_GEOMS) and writes up to max of them. */
+int pf_scene_geoms(const pfScene *s, dGeomID *out, int max);
+/** Short HUD text, e.g. "t=1.234 s  slip  v=0.012 m/s  w=0.3 rad/s  F=0.081 N". Always
+ *  NUL-terminated; returns the length that would have been written (snprintf semantics). */
+int pf_scene_state_string(const pfScene *s, char *buf, int size);
+
+/* ------------------------------------------------------------------------------------------ */
+/* output                                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+/** CSV column names; first is "t". Returns the count (<= PF_SCENE_MAX_COLUMNS) and points *names
+ *  at a static array. The same columns for every case of a scene (pf-reference writes them
+ *  too). */
+int pf_scene_csv_header(const pfScene *s, const char *const **names);
+/// Current row (same order as the header); returns the count written (<= max).
+int pf_scene_csv_row(const pfScene *s, double *row, int max);
+/** Metrics so far (JSON name/value pairs, not including scene/case/friction/steps/sim_time, which
+ *  the runner adds). Returns the count written (<= max). */
+int pf_scene_metrics(const pfScene *s, pfSceneMetric *out, int max);
+
+/// Parse "stock" / "exact" / "pade" into *mode; returns 0 or -1 for anything else.
+int pf_scene_mode_from_name(const char *name, pfOdeMode *mode);
+/// "stock" / "exact" / "pade".
+const char *pf_scene_mode_name(pfOdeMode mode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PF_SCENE_H */
