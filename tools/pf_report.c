@@ -1,0 +1,1691 @@
+/* pf-report: the comparison report (issue 4, the project's main job).
+ *
+ * Runs every scene case of pf-demo in the stock, exact and pade friction modes and the
+ * independent reference (pf-reference), reads the CSVs and JSON metrics back, and writes
+ * OUT/README.md with the summary table (RMS error of each mode against the reference, relative to
+ * the motion's amplitude; breakaway forces; synchronisation and stop times), the CSVs and the
+ * gnuplot PNGs: trajectories, phase portraits, stick/slip timelines, the eccentric push under the
+ * CA and limit-surface stick criteria, the friction-rig loops and cycles, the wire pendulum's
+ * decay envelope and (through pf-limit-surfaces) the limit surfaces of the patch models.
+ *
+ * Everything goes through the pf-demo command-line contract (architecture.md), as subprocesses,
+ * so the report covers whatever scenes pf-demo lists. A failed run stops the report: the message
+ * names the command and shows the end of its stderr, the exit status is 1 and no README.md is
+ * left behind.
+ *
+ * Usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE] [--limit-surfaces PF-LIMIT-SURFACES]
+ *                  [--out DIR] [--quick] [--jobs N]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_ARGS 48
+#define MAX_SCENES 16
+#define MAX_CASES 32
+#define MAX_KEYS 96
+#define PATHLEN 1024
+
+static const char *const MODES[3] = {"stock", "exact", "pade"};
+#define NMODES 3
+#define REF 3 /* index of the reference in the per-case run arrays */
+static const char *const MODE_COLOR[4] = {"#d62728", "#1f5fbf", "#2ca02c", "#000000"};
+
+/* ------------------------------------------------------------------------------------------ */
+/* small utilities                                                                             */
+/* ------------------------------------------------------------------------------------------ */
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("pf-report: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) die("out of memory");
+    return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) die("out of memory");
+    return p;
+}
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+static char *fmt_str(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void make_dir(const char *path)
+{
+    if (mkdir(path, 0775) != 0 && errno != EEXIST)
+        die("cannot create directory '%s': %s", path, strerror(errno));
+}
+
+static FILE *open_w(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) die("cannot write '%s': %s", path, strerror(errno));
+    return f;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 4096, n = 0;
+    char *s = xmalloc(cap);
+    size_t k;
+    while ((k = fread(s + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (cap - n < 2) s = xrealloc(s, cap *= 2);
+    }
+    fclose(f);
+    s[n] = '\0';
+    return s;
+}
+
+/* Last non-empty line of s (modified in place), or NULL. */
+static char *last_line(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+        s[--n] = '\0';
+    if (!n) return NULL;
+    char *p = strrchr(s, '\n');
+    return p ? p + 1 : s;
+}
+
+/* File-name-safe copy: anything but [A-Za-z0-9.-] becomes '_'. */
+static char *slug(const char *s)
+{
+    char *d = xstrdup(s);
+    for (char *p = d; *p; ++p)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '-' || *p == '.'))
+            *p = '_';
+    return d;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* flat JSON objects (what pf-demo writes: strings, numbers, null, arrays of numbers)           */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef enum { JV_NULL = 0, JV_NUM, JV_STR, JV_ARR } JsonKind;
+
+typedef struct {
+    char *key;
+    JsonKind kind;
+    double num;
+    char *str;
+    double *arr;
+    long narr;
+} JsonVal;
+
+typedef struct {
+    JsonVal v[MAX_KEYS];
+    int n;
+} Json;
+
+static const char *skip_ws(const char *p)
+{
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+        ++p;
+    return p;
+}
+
+static const char *parse_jstr(const char *p, char **out)
+{
+    if (*p != '"') return NULL;
+    ++p;
+    size_t cap = 32, n = 0;
+    char *s = xmalloc(cap);
+    while (*p && *p != '"') {
+        char c = *p++;
+        if (c == '\\' && *p) {
+            c = *p++;
+            if (c == 'n') c = '\n';
+            if (c == 't') c = '\t';
+        }
+        if (n + 2 > cap) s = xrealloc(s, cap *= 2);
+        s[n++] = c;
+    }
+    if (*p != '"') {
+        free(s);
+        return NULL;
+    }
+    s[n] = '\0';
+    *out = s;
+    return p + 1;
+}
+
+static const char *parse_jnum(const char *p, double *out)
+{
+    if (!strncmp(p, "null", 4)) {
+        *out = NAN;
+        return p + 4;
+    }
+    char *end;
+    *out = strtod(p, &end);
+    return end == p ? NULL : end;
+}
+
+/* Returns 0, or -1 if text is not a flat JSON object. */
+static int json_parse(const char *text, Json *j)
+{
+    memset(j, 0, sizeof *j);
+    const char *p = skip_ws(text);
+    if (*p++ != '{') return -1;
+    for (;;) {
+        p = skip_ws(p);
+        if (*p == '}') return 0;
+        if (j->n >= MAX_KEYS) return 0;
+        JsonVal *v = &j->v[j->n];
+        if (!(p = parse_jstr(p, &v->key))) return -1;
+        p = skip_ws(p);
+        if (*p++ != ':') return -1;
+        p = skip_ws(p);
+        if (*p == '"') {
+            v->kind = JV_STR;
+            if (!(p = parse_jstr(p, &v->str))) return -1;
+        } else if (*p == '[') {
+            v->kind = JV_ARR;
+            long cap = 16;
+            v->arr = xmalloc((size_t)cap * sizeof *v->arr);
+            p = skip_ws(p + 1);
+            while (*p != ']') {
+                double x;
+                if (!(p = parse_jnum(p, &x))) return -1;
+                if (v->narr == cap) v->arr = xrealloc(v->arr, (size_t)(cap *= 2) * sizeof *v->arr);
+                v->arr[v->narr++] = x;
+                p = skip_ws(p);
+                if (*p == ',')
+                    p = skip_ws(p + 1);
+                else if (*p != ']')
+                    return -1;
+            }
+            ++p;
+        } else if (!strncmp(p, "true", 4) || !strncmp(p, "false", 5)) {
+            v->kind = JV_NUM;
+            v->num = *p == 't';
+            p += *p == 't' ? 4 : 5;
+        } else {
+            if (!(p = parse_jnum(p, &v->num))) return -1;
+            v->kind = isnan(v->num) ? JV_NULL : JV_NUM;
+        }
+        j->n++;
+        p = skip_ws(p);
+        if (*p == ',')
+            ++p;
+        else if (*p != '}')
+            return -1;
+    }
+}
+
+static const JsonVal *json_get(const Json *j, const char *key)
+{
+    for (int i = 0; i < j->n; ++i)
+        if (!strcmp(j->v[i].key, key)) return &j->v[i];
+    return NULL;
+}
+
+static double json_num(const Json *j, const char *key)
+{
+    const JsonVal *v = json_get(j, key);
+    return v && v->kind == JV_NUM ? v->num : NAN;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* CSV tables (header row, numeric cells; first column t)                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    int ncol;
+    char **names;
+    long nrow;
+    double *d; /* row-major nrow x ncol */
+} Table;
+
+static int table_read(const char *path, Table *tb)
+{
+    memset(tb, 0, sizeof *tb);
+    char *text = read_file(path);
+    if (!text) return -1;
+    char *save = NULL, *line = strtok_r(text, "\n", &save);
+    if (!line) {
+        free(text);
+        return -1;
+    }
+    /* header */
+    tb->names = xmalloc(sizeof *tb->names * 64);
+    for (char *c = line;;) {
+        char *comma = strchr(c, ',');
+        if (comma) *comma = '\0';
+        size_t L = strlen(c);
+        while (L && (c[L - 1] == '\r' || c[L - 1] == ' '))
+            c[--L] = '\0';
+        if (tb->ncol < 64) tb->names[tb->ncol++] = xstrdup(c);
+        if (!comma) break;
+        c = comma + 1;
+    }
+    long cap = 1024;
+    tb->d = xmalloc((size_t)cap * (size_t)tb->ncol * sizeof *tb->d);
+    while ((line = strtok_r(NULL, "\n", &save))) {
+        if (*line == '\r' || *line == '\0') continue;
+        if (tb->nrow == cap) {
+            cap *= 2;
+            tb->d = xrealloc(tb->d, (size_t)cap * (size_t)tb->ncol * sizeof *tb->d);
+        }
+        double *row = tb->d + tb->nrow * tb->ncol;
+        char *c = line;
+        for (int k = 0; k < tb->ncol; ++k) {
+            char *end;
+            row[k] = c ? strtod(c, &end) : NAN;
+            if (c && end == c) row[k] = NAN;
+            c = c ? strchr(c, ',') : NULL;
+            if (c) ++c;
+        }
+        tb->nrow++;
+    }
+    free(text);
+    return 0;
+}
+
+static int table_col(const Table *tb, const char *name)
+{
+    for (int k = 0; k < tb->ncol; ++k)
+        if (!strcmp(tb->names[k], name)) return k;
+    return -1;
+}
+
+static double tv(const Table *tb, long r, int c)
+{
+    return tb->d[r * tb->ncol + c];
+}
+
+/* Column roles, from the names the scenes write. Positions are what the error is measured on. */
+static int is_velocity_name(const char *n)
+{
+    return n[0] == 'v' || n[0] == 'w' || !strncmp(n, "omega", 5) || !strcmp(n, "rate") ||
+           strstr(n, "dot") != NULL || !strncmp(n, "dx", 2) || !strncmp(n, "dtheta", 6);
+}
+
+static int is_state_name(const char *n)
+{
+    return strstr(n, "state") || strstr(n, "stick") || !strcmp(n, "slip") || !strcmp(n, "mode");
+}
+
+static int is_position_name(const char *n)
+{
+    static const char *const pos[] = {"x",  "y",  "z",     "theta", "angle", "phi",   "psi", "yaw",
+                                      "X",  "Y",  "x1",    "x2",    "y1",    "y2",    "z1",  "z2",
+                                      "px", "py", "pos_x", "pos_y", "rel",   "x_rel", "s"};
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; ++i)
+        if (!strcmp(n, pos[i])) return 1;
+    return 0;
+}
+
+/* The velocity column belonging to position column `pos`, or -1. */
+static int velocity_of(const Table *tb, const char *pos)
+{
+    char cand[8][64];
+    int nc = 0;
+    if (!strcmp(pos, "theta") || !strcmp(pos, "angle") || !strcmp(pos, "yaw") ||
+        !strcmp(pos, "phi") || !strcmp(pos, "psi")) {
+        snprintf(cand[nc++], 64, "omega");
+        snprintf(cand[nc++], 64, "w");
+        snprintf(cand[nc++], 64, "wz");
+        snprintf(cand[nc++], 64, "rate");
+        snprintf(cand[nc++], 64, "omega_z");
+    } else if (!strcmp(pos, "x") || !strcmp(pos, "X")) {
+        snprintf(cand[nc++], 64, "vx");
+        snprintf(cand[nc++], 64, "v");
+    } else {
+        snprintf(cand[nc++], 64, "v%s", pos);
+        snprintf(cand[nc++], 64, "v%s", pos + 1);
+        snprintf(cand[nc++], 64, "v_%s", pos);
+    }
+    snprintf(cand[nc++], 64, "%sdot", pos);
+    snprintf(cand[nc++], 64, "%s_dot", pos);
+    for (int i = 0; i < nc; ++i) {
+        int c = table_col(tb, cand[i]);
+        if (c > 0) return c;
+    }
+    return -1;
+}
+
+static const char *unit_of(const char *n)
+{
+    if (is_state_name(n)) return "-";
+    if (!strcmp(n, "theta") || !strcmp(n, "angle") || !strcmp(n, "yaw") || !strcmp(n, "phi") ||
+        !strcmp(n, "psi"))
+        return "rad";
+    if (!strncmp(n, "omega", 5) || n[0] == 'w' || !strcmp(n, "rate")) return "rad/s";
+    if (is_velocity_name(n)) return "m/s";
+    if (is_position_name(n)) return "m";
+    return "SI";
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* subprocesses                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    char *argv[MAX_ARGS + 1];
+    int argc;
+    char *label;    /* progress text, e.g. "sliding-blocks general-motion exact" */
+    char *out_path; /* stdout */
+    char *err_path; /* stderr */
+    pid_t pid;
+    double t0, elapsed;
+    int done;
+    char *json_line; /* last stdout line after the run */
+} Job;
+
+typedef struct {
+    Job **v;
+    int n, cap;
+} JobList;
+
+static Job *job_new(JobList *jl, const char *label, const char *out_path, const char *err_path)
+{
+    Job *j = xmalloc(sizeof *j);
+    memset(j, 0, sizeof *j);
+    j->label = xstrdup(label);
+    j->out_path = xstrdup(out_path);
+    j->err_path = xstrdup(err_path);
+    if (jl->n == jl->cap)
+        jl->v = xrealloc(jl->v, sizeof *jl->v * (size_t)(jl->cap = jl->cap * 2 + 16));
+    jl->v[jl->n++] = j;
+    return j;
+}
+
+static void job_arg(Job *j, const char *a)
+{
+    if (j->argc >= MAX_ARGS) die("internal: too many arguments for '%s'", j->label);
+    j->argv[j->argc++] = xstrdup(a);
+    j->argv[j->argc] = NULL;
+}
+
+static char *job_cmdline(const Job *j)
+{
+    size_t n = 1;
+    for (int i = 0; i < j->argc; ++i)
+        n += strlen(j->argv[i]) + 3;
+    char *s = xmalloc(n);
+    s[0] = '\0';
+    for (int i = 0; i < j->argc; ++i) {
+        if (i) strcat(s, " ");
+        strcat(s, j->argv[i]);
+    }
+    return s;
+}
+
+static pid_t spawn(char *const argv[], const char *out_path, const char *err_path)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) die("fork failed: %s", strerror(errno));
+    if (pid == 0) {
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0664);
+        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0664);
+        if (fo < 0 || fe < 0) _exit(126);
+        dup2(fo, 1);
+        dup2(fe, 2);
+        close(fo);
+        close(fe);
+        execv(argv[0], argv);
+        fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    return pid;
+}
+
+static void fail_job(const Job *j, int status)
+{
+    char *cmd = job_cmdline(j);
+    fprintf(stderr, "\npf-report: FAILED (%s %d): %s\n",
+            WIFEXITED(status) ? "exit status" : "signal",
+            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), cmd);
+    char *err = read_file(j->err_path);
+    if (err) {
+        size_t n = strlen(err);
+        fprintf(stderr, "pf-report: end of its stderr (%s):\n%s\n", j->err_path,
+                n > 1500 ? err + n - 1500 : err);
+        free(err);
+    }
+    fprintf(stderr, "pf-report: the report is incomplete; no README.md written\n");
+    exit(1);
+}
+
+/* Run jobs with at most `par` at a time; progress on stderr as each one ends. A failure stops
+ * the report (after waiting for the others). */
+static void run_jobs(JobList *jl, int from, int par, int *counter, int total)
+{
+    int next = from, running = 0;
+    while (next < jl->n || running > 0) {
+        while (running < par && next < jl->n) {
+            Job *j = jl->v[next++];
+            j->t0 = now_s();
+            j->pid = spawn(j->argv, j->out_path, j->err_path);
+            running++;
+        }
+        int status;
+        pid_t pid = waitpid(-1, &status, 0);
+        if (pid < 0) {
+            if (errno == EINTR) continue;
+            die("waitpid: %s", strerror(errno));
+        }
+        Job *j = NULL;
+        for (int i = from; i < jl->n; ++i)
+            if (jl->v[i]->pid == pid && !jl->v[i]->done) j = jl->v[i];
+        if (!j) continue;
+        running--;
+        j->done = 1;
+        j->elapsed = now_s() - j->t0;
+        ++*counter;
+        fprintf(stderr, "[%d/%d] %s ... %.1f s\n", *counter, total, j->label, j->elapsed);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            while (running-- > 0)
+                wait(NULL);
+            fail_job(j, status);
+        }
+        char *out = read_file(j->out_path);
+        char *ll = out ? last_line(out) : NULL;
+        j->json_line = ll ? xstrdup(ll) : NULL;
+        free(out);
+    }
+}
+
+/* Run a program and capture its stdout (for --help / --list probes). NULL if it fails. */
+static char *capture(const char *tmpdir, char *const argv[])
+{
+    char out[PATHLEN], err[PATHLEN];
+    snprintf(out, sizeof out, "%s/probe.out", tmpdir);
+    snprintf(err, sizeof err, "%s/probe.err", tmpdir);
+    pid_t pid = spawn(argv, out, err);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return NULL;
+    char *s = read_file(out);
+    unlink(out);
+    unlink(err);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* what to run                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    char *name;
+    char *cases[MAX_CASES];
+    int ncases;
+} Scene;
+
+/* The comparison scenes the issue names, with their cases, for when pf-demo lists none. */
+static const struct {
+    const char *name;
+    const char *cases[8];
+} KNOWN[] = {
+    {"sliding-blocks",
+     {"no-slip-circle", "zero-stop-circle", "multi-stop", "general-motion", "eccentric-push",
+      "free-slide", NULL}},
+    {"coupled-masses", {"stick", "slip", NULL}},
+    {"shaking-table", {NULL}},
+};
+#define NKNOWN (sizeof KNOWN / sizeof KNOWN[0])
+
+/* Scenes pf-demo does not compare (they have no friction modes): handled separately. */
+static int is_law_scene(const char *s)
+{
+    return !strcmp(s, "friction-rig") || !strcmp(s, "pendulum");
+}
+
+static void scene_add_case(Scene *sc, const char *c, size_t len)
+{
+    if (sc->ncases >= MAX_CASES || !len) return;
+    char *s = xmalloc(len + 1);
+    memcpy(s, c, len);
+    s[len] = '\0';
+    for (int i = 0; i < sc->ncases; ++i)
+        if (!strcmp(sc->cases[i], s)) {
+            free(s);
+            return;
+        }
+    sc->cases[sc->ncases++] = s;
+}
+
+/* Cases from a "--case a|b|c" or "cases: a, b, c" fragment of one help line. */
+static void parse_cases(Scene *sc, const char *line)
+{
+    const char *p = strstr(line, "--case ");
+    if (p)
+        p += 7;
+    else if ((p = strstr(line, "cases:")) || (p = strstr(line, "cases ")))
+        p += 6;
+    else
+        return;
+    while (*p == ' ')
+        ++p;
+    for (;;) {
+        size_t n = strcspn(p, "|, \t\n)");
+        scene_add_case(sc, p, n);
+        p += n;
+        if (*p == '|' || (*p == ',' && p[1] == ' '))
+            p += *p == ',' ? 2 : 1;
+        else
+            break;
+    }
+}
+
+/* Scenes and cases from `pf-demo --list` (lines "SCENE CASE1 CASE2 ..." or "SCENE: a, b") or,
+ * failing that, from the "scenes:" section of `pf-demo --help`. */
+static int discover(const char *demo, const char *tmpdir, Scene *sc, char *how, size_t hown)
+{
+    char *argv[3] = {(char *)demo, (char *)"--list", NULL};
+    char *text = capture(tmpdir, argv);
+    int n = 0;
+    if (text) {
+        char *save = NULL;
+        for (char *line = strtok_r(text, "\n", &save); line && n < MAX_SCENES;
+             line = strtok_r(NULL, "\n", &save)) {
+            line += strspn(line, " \t");
+            size_t L = strcspn(line, " \t:");
+            if (!L) continue;
+            memset(&sc[n], 0, sizeof sc[n]);
+            sc[n].name = xmalloc(L + 1);
+            memcpy(sc[n].name, line, L);
+            sc[n].name[L] = '\0';
+            const char *p = line + L;
+            while (*p) {
+                p += strspn(p, " \t:,|");
+                size_t k = strcspn(p, " \t,|");
+                if (!strncmp(p, "--", 2)) break;
+                scene_add_case(&sc[n], p, k);
+                p += k;
+            }
+            n++;
+        }
+        free(text);
+        if (n) {
+            snprintf(how, hown, "`pf-demo --list`");
+            return n;
+        }
+    }
+    argv[1] = (char *)"--help";
+    text = capture(tmpdir, argv);
+    if (!text) die("'%s --help' failed: is pf-demo built?", demo);
+    char *save = NULL;
+    int in_scenes = 0;
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (!strncmp(line, "scenes", 6)) {
+            in_scenes = 1;
+            continue;
+        }
+        if (!in_scenes) continue;
+        if (line[0] != ' ') break; /* end of the indented scenes section */
+        const char *p = line + strspn(line, " ");
+        if (p - line > 3) { /* continuation line of the scene above */
+            if (n) parse_cases(&sc[n - 1], p);
+            continue;
+        }
+        size_t L = strcspn(p, " \t:");
+        if (!L || n >= MAX_SCENES) continue;
+        memset(&sc[n], 0, sizeof sc[n]);
+        sc[n].name = xmalloc(L + 1);
+        memcpy(sc[n].name, p, L);
+        sc[n].name[L] = '\0';
+        parse_cases(&sc[n], p + L);
+        n++;
+    }
+    free(text);
+    snprintf(how, hown, "`pf-demo --help`");
+    /* Fill in the cases the help text does not list from the issue's table. */
+    for (int i = 0; i < n; ++i)
+        for (size_t k = 0; k < NKNOWN; ++k)
+            if (!strcmp(sc[i].name, KNOWN[k].name) && sc[i].ncases == 0)
+                for (int c = 0; KNOWN[k].cases[c]; ++c)
+                    scene_add_case(&sc[i], KNOWN[k].cases[c], strlen(KNOWN[k].cases[c]));
+    return n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the report                                                                                  */
+/* ------------------------------------------------------------------------------------------ */
+
+typedef struct {
+    const char *scene, *cas;
+    Job *job[4]; /* stock, exact, pade, reference (NULL: not run) */
+    Table tab[4];
+    Json js[4];
+    int have[4];
+    /* error vs the reference */
+    int npos;
+    int pos_col[8]; /* in the reference table */
+    double err_rel[NMODES][8], err_abs[NMODES][8];
+    double err[NMODES]; /* largest relative error over the coordinates (NAN: none) */
+    int err_is_abs;     /* every coordinate of the reference at rest: err holds absolute RMS */
+    int err_coord[NMODES];
+} CaseRun;
+
+typedef struct {
+    const char *demo, *reference, *limits, *out;
+    int quick, jobs, have_ref, ref_takes_duration;
+    char runs[PATHLEN], plots[PATHLEN], data[PATHLEN];
+} Ctx;
+
+static void add_common(Job *j, const Ctx *cx, const char *prog, const char *scene, const char *cas,
+                       const char *mode, const char *csv)
+{
+    job_arg(j, prog);
+    job_arg(j, scene);
+    if (cas) {
+        job_arg(j, "--case");
+        job_arg(j, cas);
+    }
+    if (mode) {
+        job_arg(j, "--headless");
+        job_arg(j, "--friction");
+        job_arg(j, mode);
+    }
+    if (csv) {
+        job_arg(j, "--csv");
+        job_arg(j, csv);
+    }
+    job_arg(j, "--json");
+    (void)cx;
+}
+
+static Job *plan_run(JobList *jl, const Ctx *cx, const char *scene, const char *cas,
+                     const char *mode /* NULL: reference */, const char *tag, double duration,
+                     const char *const *sets, int nsets, char **csv_out)
+{
+    char *base = fmt_str("%s__%s__%s", scene, cas ? cas : "default", tag);
+    char *b = slug(base);
+    char *csv = fmt_str("%s/%s.csv", cx->runs, b);
+    char *out = fmt_str("%s/%s.json", cx->runs, b);
+    char *err = fmt_str("%s/%s.log", cx->runs, b);
+    char *label = fmt_str("%s %s %s", scene, cas ? cas : "", tag);
+    Job *j = job_new(jl, label, out, err);
+    add_common(j, cx, mode ? cx->demo : cx->reference, scene, cas, mode, csv);
+    if (duration > 0.0 && (mode || cx->ref_takes_duration)) {
+        char d[32];
+        snprintf(d, sizeof d, "%g", duration);
+        job_arg(j, "--duration");
+        job_arg(j, d);
+    }
+    for (int i = 0; i < nsets; ++i) {
+        job_arg(j, "--set");
+        job_arg(j, sets[i]);
+    }
+    if (csv_out)
+        *csv_out = csv;
+    else
+        free(csv);
+    free(base);
+    free(b);
+    free(out);
+    free(err);
+    free(label);
+    return j;
+}
+
+static void load_run(const Job *j, const char *csv, Table *tb, Json *js)
+{
+    if (!j->json_line || json_parse(j->json_line, js) != 0) {
+        char *cmd = job_cmdline(j);
+        die("no JSON object on the last stdout line of: %s (see %s)", cmd, j->out_path);
+    }
+    if (tb && csv && table_read(csv, tb) != 0) {
+        char *cmd = job_cmdline(j);
+        die("cannot read the CSV %s written by: %s", csv, cmd);
+    }
+    if (tb && tb->nrow < 2) {
+        char *cmd = job_cmdline(j);
+        die("the CSV %s written by '%s' has fewer than two rows", csv, cmd);
+    }
+}
+
+/* Linear interpolation of column c of tb at time t (column 0), with a moving cursor. */
+static double interp(const Table *tb, int c, double t, long *cur, int *ok)
+{
+    long i = *cur;
+    if (t < tv(tb, 0, 0) - 1e-12 || t > tv(tb, tb->nrow - 1, 0) + 1e-12) {
+        *ok = 0;
+        return NAN;
+    }
+    while (i + 2 < tb->nrow && tv(tb, i + 1, 0) < t)
+        ++i;
+    while (i > 0 && tv(tb, i, 0) > t)
+        --i;
+    *cur = i;
+    *ok = 1;
+    double t0 = tv(tb, i, 0), t1 = tv(tb, i + 1, 0);
+    double a = t1 > t0 ? (t - t0) / (t1 - t0) : 0.0;
+    if (a < 0.0) a = 0.0;
+    if (a > 1.0) a = 1.0;
+    return (1.0 - a) * tv(tb, i, c) + a * tv(tb, i + 1, c);
+}
+
+/* Error definition (README): for each position coordinate q of the reference's CSV, the mode's
+ * q is interpolated linearly onto the reference's times (over the overlap of the two runs),
+ * e_abs = sqrt(mean((q_mode - q_ref)^2)) and e_rel = e_abs / (max q_ref - min q_ref). A case's
+ * error is the largest e_rel over its coordinates; coordinates whose reference range is below
+ * 1e-6 (at rest) are left out, and if all are, the absolute RMS is reported instead. */
+static const double REST_RANGE = 1e-6;
+
+static void compute_errors(CaseRun *cr)
+{
+    const Table *ref = &cr->tab[REF];
+    cr->npos = 0;
+    for (int c = 1; c < ref->ncol && cr->npos < 8; ++c)
+        if (is_position_name(ref->names[c])) cr->pos_col[cr->npos++] = c;
+    if (cr->npos == 0) /* unknown naming: take every column that is not a velocity or state */
+        for (int c = 1; c < ref->ncol && cr->npos < 3; ++c)
+            if (!is_velocity_name(ref->names[c]) && !is_state_name(ref->names[c]))
+                cr->pos_col[cr->npos++] = c;
+    int all_rest = 1;
+    double range[8];
+    for (int k = 0; k < cr->npos; ++k) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (long r = 0; r < ref->nrow; ++r) {
+            double v = tv(ref, r, cr->pos_col[k]);
+            if (isfinite(v)) lo = fmin(lo, v), hi = fmax(hi, v);
+        }
+        range[k] = hi - lo;
+        if (range[k] >= REST_RANGE) all_rest = 0;
+    }
+    cr->err_is_abs = all_rest;
+    for (int m = 0; m < NMODES; ++m) {
+        cr->err[m] = NAN;
+        cr->err_coord[m] = -1;
+        if (!cr->have[m]) continue;
+        const Table *tb = &cr->tab[m];
+        for (int k = 0; k < cr->npos; ++k) {
+            int mc = table_col(tb, ref->names[cr->pos_col[k]]);
+            cr->err_abs[m][k] = cr->err_rel[m][k] = NAN;
+            if (mc < 0) continue;
+            long cur = 0, cnt = 0;
+            double s = 0.0;
+            for (long r = 0; r < ref->nrow; ++r) {
+                int ok;
+                double q = interp(tb, mc, tv(ref, r, 0), &cur, &ok);
+                double d = q - tv(ref, r, cr->pos_col[k]);
+                if (!ok || !isfinite(d)) continue;
+                s += d * d;
+                cnt++;
+            }
+            if (!cnt) continue;
+            cr->err_abs[m][k] = sqrt(s / (double)cnt);
+            cr->err_rel[m][k] = range[k] >= REST_RANGE ? cr->err_abs[m][k] / range[k] : NAN;
+            double e = all_rest ? cr->err_abs[m][k] : cr->err_rel[m][k];
+            if (isfinite(e) && (!isfinite(cr->err[m]) || e > cr->err[m])) {
+                cr->err[m] = e;
+                cr->err_coord[m] = k;
+            }
+        }
+    }
+}
+
+/* ---------------------------------- gnuplot ---------------------------------------------- */
+
+static void gp_header(FILE *gp, const char *png, int w, int h)
+{
+    fprintf(gp,
+            "reset\nset terminal pngcairo size %d,%d font ',10' noenhanced\nset output '%s'\n"
+            "set datafile separator ','\nset grid\nset key box opaque\n",
+            w, h, png);
+}
+
+static const char *mode_title(int m)
+{
+    return m == REF ? "reference" : MODES[m];
+}
+
+/* One panel: column y against column x (names) of each run that has them. */
+static void gp_panel(FILE *gp, const CaseRun *cr, const char *csv[4], const char *xn,
+                     const char *yn, const char *title)
+{
+    fprintf(gp, "set title '%s'\nset xlabel '%s [%s]'\nset ylabel '%s [%s]'\nplot ", title,
+            !strcmp(xn, "t") ? "time t" : xn, !strcmp(xn, "t") ? "s" : unit_of(xn), yn,
+            unit_of(yn));
+    int first = 1;
+    for (int m = 0; m < 4; ++m) {
+        if (!cr->have[m]) continue;
+        int xc = table_col(&cr->tab[m], xn), yc = table_col(&cr->tab[m], yn);
+        if (xc < 0 || yc < 0) continue;
+        fprintf(gp, "%s'%s' every ::1 using %d:%d with lines lw %s lc rgb '%s' %s title '%s'",
+                first ? "" : ", \\\n     ", csv[m], xc + 1, yc + 1, m == REF ? "2.5" : "1.5",
+                MODE_COLOR[m], m == REF ? "dt 2" : "dt 1", mode_title(m));
+        first = 0;
+    }
+    if (first) fprintf(gp, "NaN notitle");
+    fprintf(gp, "\n");
+}
+
+static int run_gnuplot(const char *script)
+{
+    char *argv[3] = {(char *)"/usr/bin/gnuplot", (char *)script, NULL};
+    if (access(argv[0], X_OK) != 0) argv[0] = (char *)"/usr/local/bin/gnuplot";
+    char *err = fmt_str("%s.log", script), *out = fmt_str("%s.out", script);
+    pid_t pid = spawn(argv, out, err);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) die("waitpid: %s", strerror(errno));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char *log = read_file(err);
+        fprintf(stderr, "pf-report: FAILED: gnuplot %s\n%s\n", script, log ? log : "");
+        fprintf(stderr, "pf-report: the report is incomplete; no README.md written\n");
+        exit(1);
+    }
+    unlink(out);
+    free(err);
+    free(out);
+    return 0;
+}
+
+/* Trajectory, path, phase and stick/slip plots of one case. Returns flags of the PNGs written:
+ * 1 trajectories, 2 phase portraits, 4 stick/slip timeline. */
+static int plot_case(const Ctx *cx, CaseRun *cr, const char *csv[4], const char *stem)
+{
+    const Table *ref = &cr->tab[REF];
+    int flags = 0;
+    char *script = fmt_str("%s/%s.gp", cx->plots, stem);
+    FILE *gp = open_w(script);
+    /* trajectories: each position coordinate against time, and the x-y path if there is one */
+    int has_xy = table_col(ref, "x") > 0 && table_col(ref, "y") > 0;
+    int panels = cr->npos + has_xy;
+    if (panels > 0) {
+        int cols = panels > 2 ? 2 : panels, rows = (panels + cols - 1) / cols;
+        gp_header(gp, fmt_str("%s/%s_trajectory.png", cx->plots, stem), 650 * cols,
+                  60 + 400 * rows);
+        fprintf(gp,
+                "set multiplot layout %d,%d title '%s / %s: trajectories (stock, exact, "
+                "pade vs reference)'\n",
+                rows, cols, cr->scene, cr->cas);
+        for (int k = 0; k < cr->npos; ++k) {
+            const char *n = ref->names[cr->pos_col[k]];
+            char *title = fmt_str("%s(t)", n);
+            gp_panel(gp, cr, csv, "t", n, title);
+            free(title);
+        }
+        if (has_xy) {
+            fprintf(gp, "set size ratio -1\n");
+            gp_panel(gp, cr, csv, "x", "y", "path of the mass centre (x, y)");
+            fprintf(gp, "set size noratio\n");
+        }
+        fprintf(gp, "unset multiplot\n");
+        flags |= 1;
+    }
+    /* phase portraits: each coordinate against its velocity */
+    int ph[8], nph = 0;
+    for (int k = 0; k < cr->npos; ++k)
+        if (velocity_of(ref, ref->names[cr->pos_col[k]]) > 0) ph[nph++] = k;
+    if (nph > 0) {
+        int cols = nph > 3 ? 3 : nph, rows = (nph + cols - 1) / cols;
+        gp_header(gp, fmt_str("%s/%s_phase.png", cx->plots, stem), 520 * cols, 60 + 420 * rows);
+        fprintf(gp, "set multiplot layout %d,%d title '%s / %s: phase portraits'\n", rows, cols,
+                cr->scene, cr->cas);
+        for (int i = 0; i < nph; ++i) {
+            const char *n = ref->names[cr->pos_col[ph[i]]];
+            const char *vn = ref->names[velocity_of(ref, n)];
+            char *title = fmt_str("%s vs %s", vn, n);
+            gp_panel(gp, cr, csv, n, vn, title);
+            free(title);
+        }
+        fprintf(gp, "unset multiplot\n");
+        flags |= 2;
+    }
+    /* stick/slip timeline: one band per run, high while the state column says stick (1) */
+    int sc = -1;
+    for (int c = 1; c < ref->ncol; ++c)
+        if (is_state_name(ref->names[c])) {
+            sc = c;
+            break;
+        }
+    if (sc > 0) {
+        const char *sn = ref->names[sc];
+        gp_header(gp, fmt_str("%s/%s_stickslip.png", cx->plots, stem), 1100, 380);
+        fprintf(gp,
+                "set title '%s / %s: stick/slip timeline (column %s; high = %s = 1, low = 0)'\n"
+                "set xlabel 'time t [s]'\nset ylabel ''\nset yrange [-0.5:4.3]\n"
+                "set ytics ('stock' 0.4, 'exact' 1.4, 'pade' 2.4, 'reference' 3.4)\n"
+                "unset key\nplot ",
+                cr->scene, cr->cas, sn, sn);
+        int first = 1;
+        for (int m = 0; m < 4; ++m) {
+            int c = cr->have[m] ? table_col(&cr->tab[m], sn) : -1;
+            if (c < 0) continue;
+            fprintf(gp,
+                    "%s'%s' every ::1 using 1:(%d + 0.8*($%d != 0 ? 1 : 0)) with steps lw 2 "
+                    "lc rgb '%s'",
+                    first ? "" : ", \\\n     ", csv[m], m == REF ? 3 : m, c + 1, MODE_COLOR[m]);
+            first = 0;
+        }
+        if (first) fprintf(gp, "NaN");
+        fprintf(gp, "\n");
+        flags |= 4;
+    }
+    fclose(gp);
+    run_gnuplot(script);
+    free(script);
+    return flags;
+}
+
+/* ---------------------------------- formatting ------------------------------------------- */
+
+static const char *fmt_num(char *buf, size_t n, double v)
+{
+    if (!isfinite(v))
+        snprintf(buf, n, "—");
+    else
+        snprintf(buf, n, "%.4g", v);
+    return buf;
+}
+
+static const char *fmt_err(char *buf, size_t n, const CaseRun *cr, int m)
+{
+    if (!cr->have[REF])
+        snprintf(buf, n, "no reference");
+    else if (!cr->have[m])
+        snprintf(buf, n, "—");
+    else if (!isfinite(cr->err[m]))
+        snprintf(buf, n, "n/a");
+    else if (cr->err_is_abs)
+        snprintf(buf, n, "%.3g (abs.)", cr->err[m]);
+    else
+        snprintf(buf, n, "%.3g %% (%s)", 100.0 * cr->err[m],
+                 cr->tab[REF].names[cr->pos_col[cr->err_coord[m]]]);
+    return buf;
+}
+
+/* Metric keys the summary table picks out (substring match on the JSON key). */
+static int is_breakaway_key(const char *k)
+{
+    return strstr(k, "breakaway") != NULL;
+}
+static int is_sync_key(const char *k)
+{
+    return strstr(k, "stick_time") || strstr(k, "sync") || strstr(k, "stop_time") ||
+           strstr(k, "first_stop") || strstr(k, "stop_count") || strstr(k, "stops");
+}
+static int is_bookkeeping(const char *k)
+{
+    return !strcmp(k, "scene") || !strcmp(k, "case") || !strcmp(k, "friction") ||
+           !strcmp(k, "steps") || !strcmp(k, "sim_time") || !strcmp(k, "dt");
+}
+
+/* "ref / stock / exact / pade" cell for the keys matching pick(). */
+static void metric_cell(FILE *md, const CaseRun *cr, int (*pick)(const char *))
+{
+    const Json *base = cr->have[REF] ? &cr->js[REF] : &cr->js[1];
+    int any = 0;
+    for (int i = 0; i < base->n; ++i) {
+        const char *k = base->v[i].key;
+        if (!pick(k) || base->v[i].kind == JV_STR) continue;
+        fprintf(md, "%s%s: ", any ? "<br>" : "", k);
+        for (int m = 0; m < 4; ++m) {
+            int mm = m == 0 ? REF : m - 1;
+            char b[32];
+            const JsonVal *v = cr->have[mm] ? json_get(&cr->js[mm], k) : NULL;
+            if (v && v->kind == JV_ARR) {
+                snprintf(b, sizeof b, "%ld", v->narr);
+                fprintf(md, "%s%s", m ? " / " : "", v->narr ? b : "none");
+            } else
+                fprintf(md, "%s%s", m ? " / " : "", fmt_num(b, sizeof b, v ? v->num : NAN));
+        }
+        any = 1;
+    }
+    if (!any) fprintf(md, "—");
+}
+
+/* ------------------------------------------------------------------------------------------ */
+
+static void usage(FILE *f)
+{
+    fputs("usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE]\n"
+          "                 [--limit-surfaces PF-LIMIT-SURFACES] [--out DIR] [--quick] [--jobs N]\n"
+          "Runs every pf-demo scene case in stock, exact and pade friction and the reference,\n"
+          "and writes DIR/README.md (default DIR: report) with CSVs and gnuplot PNGs.\n"
+          "  --quick   short runs and fewer cases (the CTest smoke test)\n"
+          "  --jobs N  runs at a time (default 2)\n",
+          f);
+}
+
+int main(int argc, char **argv)
+{
+    Ctx cx = {0};
+    cx.out = "report";
+    cx.jobs = 2;
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        int has = i + 1 < argc;
+        if (!strcmp(a, "--demo") && has)
+            cx.demo = argv[++i];
+        else if (!strcmp(a, "--reference") && has)
+            cx.reference = argv[++i];
+        else if (!strcmp(a, "--limit-surfaces") && has)
+            cx.limits = argv[++i];
+        else if (!strcmp(a, "--out") && has)
+            cx.out = argv[++i];
+        else if (!strcmp(a, "--jobs") && has)
+            cx.jobs = atoi(argv[++i]);
+        else if (!strcmp(a, "--quick"))
+            cx.quick = 1;
+        else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else {
+            fprintf(stderr, "pf-report: unknown or incomplete argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (!cx.demo) {
+        usage(stderr);
+        return 2;
+    }
+    if (cx.jobs < 1) cx.jobs = 1;
+    if (access(cx.demo, X_OK) != 0) die("pf-demo not found at '%s'", cx.demo);
+    double t_start = now_s();
+
+    make_dir(cx.out);
+    char readme[PATHLEN];
+    snprintf(readme, sizeof readme, "%s/README.md", cx.out);
+    unlink(readme); /* a failed run must not leave the previous README looking current */
+    snprintf(cx.runs, sizeof cx.runs, "%s/runs", cx.out);
+    snprintf(cx.plots, sizeof cx.plots, "%s/plots", cx.out);
+    snprintf(cx.data, sizeof cx.data, "%s/data", cx.out);
+    make_dir(cx.runs);
+    make_dir(cx.plots);
+    make_dir(cx.data);
+
+    /* ---- what exists ---- */
+    Scene scenes[MAX_SCENES];
+    char how[64];
+    int nsc = discover(cx.demo, cx.runs, scenes, how, sizeof how);
+    cx.have_ref = cx.reference && access(cx.reference, X_OK) == 0;
+    char *ref_help = NULL;
+    if (cx.have_ref) {
+        char *hargv[3] = {(char *)cx.reference, (char *)"--help", NULL};
+        ref_help = capture(cx.runs, hargv);
+        cx.ref_takes_duration = ref_help && strstr(ref_help, "--duration") != NULL;
+    }
+    char notes[4096] = "";
+    size_t nl = 0;
+#define NOTE(...)                                                                                  \
+    (nl += (size_t)snprintf(notes + nl, nl < sizeof notes ? sizeof notes - nl : 0, __VA_ARGS__))
+    if (!cx.have_ref)
+        NOTE("- **pf-reference is not built** (%s): no errors against the reference; the modes "
+             "are shown against each other only.\n",
+             cx.reference ? cx.reference : "no --reference given");
+    for (size_t k = 0; k < NKNOWN; ++k) {
+        int found = 0;
+        for (int i = 0; i < nsc; ++i)
+            found |= !strcmp(scenes[i].name, KNOWN[k].name);
+        if (!found)
+            NOTE("- scene **%s** is not in pf-demo yet (%s does not list it): skipped.\n",
+                 KNOWN[k].name, how);
+    }
+    int has_rig = 0, has_pend = 0;
+    for (int i = 0; i < nsc; ++i) {
+        has_rig |= !strcmp(scenes[i].name, "friction-rig");
+        has_pend |= !strcmp(scenes[i].name, "pendulum");
+    }
+
+    /* ---- plan ---- */
+    JobList jl = {0};
+    CaseRun *cases = xmalloc(sizeof *cases * MAX_SCENES * MAX_CASES);
+    int ncr = 0;
+    char *csvs[MAX_SCENES * MAX_CASES][4];
+    memset(csvs, 0, sizeof csvs);
+    const double qdur = 1.0; /* --quick: seconds per comparison run */
+    for (int i = 0; i < nsc; ++i) {
+        if (is_law_scene(scenes[i].name)) continue;
+        int nc = scenes[i].ncases;
+        if (nc == 0) {
+            NOTE("- scene **%s**: no cases found (%s); skipped.\n", scenes[i].name, how);
+            continue;
+        }
+        if (cx.quick && nc > 1) nc = 1;
+        for (int c = 0; c < nc; ++c) {
+            CaseRun *cr = &cases[ncr];
+            memset(cr, 0, sizeof *cr);
+            cr->scene = scenes[i].name;
+            cr->cas = scenes[i].cases[c];
+            for (int m = 0; m < NMODES; ++m)
+                cr->job[m] = plan_run(&jl, &cx, cr->scene, cr->cas, MODES[m], MODES[m],
+                                      cx.quick ? qdur : 0.0, NULL, 0, &csvs[ncr][m]);
+            if (cx.have_ref)
+                cr->job[REF] = plan_run(&jl, &cx, cr->scene, cr->cas, NULL, "reference",
+                                        cx.quick ? qdur : 0.0, NULL, 0, &csvs[ncr][REF]);
+            ncr++;
+        }
+    }
+
+    /* issue 7: eccentric push under the two stick criteria, and general motion under both */
+    int has_ecc = 0, has_gm = 0;
+    for (int i = 0; i < ncr; ++i) {
+        has_ecc |=
+            !strcmp(cases[i].scene, "sliding-blocks") && !strcmp(cases[i].cas, "eccentric-push");
+        has_gm |=
+            !strcmp(cases[i].scene, "sliding-blocks") && !strcmp(cases[i].cas, "general-motion");
+    }
+    for (int i = 0; i < nsc; ++i)
+        if (!strcmp(scenes[i].name, "sliding-blocks")) {
+            for (int c = 0; c < scenes[i].ncases; ++c) {
+                has_ecc |= !strcmp(scenes[i].cases[c], "eccentric-push");
+                has_gm |= !strcmp(scenes[i].cases[c], "general-motion");
+            }
+        }
+    static const double H_MM[] = {0.0, 2.5, 5.0, 7.5, 10.0};
+    int nh = cx.quick ? 2 : 5;
+    const double *hs = H_MM;
+    static const double H_QUICK[] = {0.0, 10.0};
+    if (cx.quick) hs = H_QUICK;
+    Job *ecc[5][4] = {{0}}; /* ca, limit, stock, reference */
+    static const char *const ECC_TAG[4] = {"ca", "limit", "stock", "reference"};
+    if (has_ecc)
+        for (int k = 0; k < nh; ++k)
+            for (int v = 0; v < 4; ++v) {
+                if (v == 3 && !cx.have_ref) continue;
+                char hset[64], crit[64], tag[64];
+                snprintf(hset, sizeof hset, "h=%g", hs[k] * 1e-3);
+                snprintf(crit, sizeof crit, "criterion=%s", ECC_TAG[v]);
+                snprintf(tag, sizeof tag, "h%gmm_%s", hs[k], ECC_TAG[v]);
+                const char *sets[2] = {hset, crit};
+                ecc[k][v] = plan_run(&jl, &cx, "sliding-blocks", "eccentric-push",
+                                     v == 3 ? NULL : (v == 2 ? "stock" : "exact"), tag,
+                                     cx.quick ? qdur : 0.0, sets, v < 2 ? 2 : 1, NULL);
+            }
+    Job *gm_crit[2] = {NULL, NULL};
+    char *gm_csv[2] = {NULL, NULL};
+    if (has_gm)
+        for (int v = 0; v < 2; ++v) {
+            char crit[64], tag[64];
+            snprintf(crit, sizeof crit, "criterion=%s", ECC_TAG[v]);
+            snprintf(tag, sizeof tag, "exact_%s", ECC_TAG[v]);
+            const char *sets[1] = {crit};
+            gm_crit[v] = plan_run(&jl, &cx, "sliding-blocks", "general-motion", "exact", tag,
+                                  cx.quick ? qdur : 0.0, sets, 1, &gm_csv[v]);
+        }
+
+    /* issue 5: friction rigs and the wire pendulum */
+    static const char *const LAWS[5] = {"dahl", "lugre", "bristle", "sawtooth", "hybrid"};
+    int nlaw = cx.quick ? 1 : 5;
+    Job *rig[5][2] = {{0}};
+    char *rig_csv[5][2] = {{0}};
+    static const char *const RIG_CASE[2] = {"wall", "pull"};
+    if (has_rig)
+        for (int l = 0; l < nlaw; ++l)
+            for (int r = 0; r < 2; ++r) {
+                char law[64];
+                snprintf(law, sizeof law, "law=%s", LAWS[l]);
+                const char *sets[1] = {law};
+                rig[l][r] = plan_run(&jl, &cx, "friction-rig", RIG_CASE[r], "exact", LAWS[l],
+                                     cx.quick ? 20.0 : 0.0, sets, 1, &rig_csv[l][r]);
+            }
+    Job *pend = NULL;
+    char *pend_csv = NULL;
+    if (has_pend) {
+        const char *sets[1] = {"law=dahl"};
+        pend = plan_run(&jl, &cx, "pendulum", "wire", "exact", "dahl", cx.quick ? 10.0 : 0.0, sets,
+                        1, &pend_csv);
+    }
+    Job *lim = NULL;
+    if (cx.limits) {
+        char *o = fmt_str("%s/limit-surfaces.out", cx.runs),
+             *e = fmt_str("%s/limit-surfaces.log", cx.runs);
+        lim = job_new(&jl, "limit surfaces (pf-limit-surfaces)", o, e);
+        job_arg(lim, cx.limits);
+        job_arg(lim, "--out");
+        job_arg(lim, cx.out);
+        if (cx.quick) job_arg(lim, "--quick");
+    }
+
+    /* ---- run ---- */
+    fprintf(stderr, "pf-report: %d runs into %s/ (%d at a time)\n", jl.n, cx.out, cx.jobs);
+    FILE *cmds = open_w(fmt_str("%s/commands.txt", cx.out));
+    for (int i = 0; i < jl.n; ++i) {
+        char *c = job_cmdline(jl.v[i]);
+        fprintf(cmds, "%s\n", c);
+        free(c);
+    }
+    fclose(cmds);
+    int counter = 0;
+    double t_runs = now_s();
+    run_jobs(&jl, 0, cx.jobs, &counter, jl.n);
+    t_runs = now_s() - t_runs;
+
+    /* ---- analyse the comparison cases ---- */
+    fprintf(stderr, "pf-report: reading the results and plotting\n");
+    FILE *sum = open_w(fmt_str("%s/summary.csv", cx.out));
+    fprintf(sum, "scene,case,mode,coordinate,rms_abs,rms_rel,wall_time_s\n");
+    FILE *met = open_w(fmt_str("%s/metrics.csv", cx.out));
+    fprintf(met, "scene,case,run,metric,value\n");
+    int plotflags[MAX_SCENES * MAX_CASES];
+    for (int i = 0; i < ncr; ++i) {
+        CaseRun *cr = &cases[i];
+        for (int m = 0; m < 4; ++m) {
+            if (!cr->job[m]) continue;
+            load_run(cr->job[m], csvs[i][m], &cr->tab[m], &cr->js[m]);
+            cr->have[m] = 1;
+            for (int k = 0; k < cr->js[m].n; ++k) {
+                const JsonVal *v = &cr->js[m].v[k];
+                if (v->kind == JV_NUM || v->kind == JV_NULL)
+                    fprintf(met, "%s,%s,%s,%s,%.9g\n", cr->scene, cr->cas, mode_title(m), v->key,
+                            v->kind == JV_NUM ? v->num : NAN);
+            }
+        }
+        if (!cr->have[REF]) { /* no reference: compare against exact, for the plots */
+            cr->npos = 0;
+        }
+        if (cr->have[REF]) {
+            compute_errors(cr);
+            for (int m = 0; m < NMODES; ++m)
+                for (int k = 0; k < cr->npos; ++k)
+                    fprintf(sum, "%s,%s,%s,%s,%.6g,%.6g,%.3f\n", cr->scene, cr->cas, MODES[m],
+                            cr->tab[REF].names[cr->pos_col[k]], cr->err_abs[m][k],
+                            cr->err_rel[m][k], cr->job[m]->elapsed);
+        } else {
+            /* positions from the exact run's columns, so the plots still show the modes */
+            cr->tab[REF] = cr->tab[1];
+            cr->have[REF] = 0;
+            for (int c = 1; c < cr->tab[1].ncol && cr->npos < 8; ++c)
+                if (is_position_name(cr->tab[1].names[c])) cr->pos_col[cr->npos++] = c;
+        }
+        char *stem = slug(fmt_str("%s__%s", cr->scene, cr->cas));
+        const char *cs[4] = {csvs[i][0], csvs[i][1], csvs[i][2], csvs[i][3]};
+        /* paths in the gnuplot scripts relative to the report directory's parent would break
+         * when run from elsewhere: the scripts use the paths as given (absolute from CMake) */
+        plotflags[i] = plot_case(&cx, cr, cs, stem);
+        free(stem);
+    }
+    fclose(sum);
+
+    /* ---- criterion comparison ---- */
+    double ecc_f[5][4];
+    if (has_ecc) {
+        FILE *f = open_w(fmt_str("%s/eccentric_push_criteria.csv", cx.data));
+        fprintf(f, "h_mm,breakaway_ca,breakaway_limit,breakaway_stock,breakaway_reference\n");
+        for (int k = 0; k < nh; ++k) {
+            fprintf(f, "%g", hs[k]);
+            for (int v = 0; v < 4; ++v) {
+                ecc_f[k][v] = NAN;
+                if (ecc[k][v]) {
+                    Json js;
+                    load_run(ecc[k][v], NULL, NULL, &js);
+                    ecc_f[k][v] = json_num(&js, "breakaway_force");
+                }
+                fprintf(f, ",%.9g", ecc_f[k][v]);
+            }
+            fprintf(f, "\n");
+        }
+        fclose(f);
+        char *script = fmt_str("%s/eccentric_push_criteria.gp", cx.plots);
+        FILE *gp = open_w(script);
+        gp_header(gp, fmt_str("%s/eccentric_push_criteria.png", cx.plots), 900, 560);
+        fprintf(gp,
+                "set title 'Eccentric push: breakaway force vs offset h of the push (exact "
+                "patch friction)'\nset xlabel 'offset h of the push from the mass centre [mm]'\n"
+                "set ylabel 'breakaway force [N]'\nset key bottom left\nset offsets 0.5,0.5,0,0\n"
+                "set yrange [0:*]\nplot ");
+        static const char *const TT[4] = {"exact, CA criterion", "exact, limit-surface criterion",
+                                          "stock ODE friction", "reference"};
+        static const char *const CC[4] = {"#1f5fbf", "#ff7f0e", "#d62728", "#000000"};
+        for (int v = 0; v < 4; ++v)
+            fprintf(gp,
+                    "%s'%s/eccentric_push_criteria.csv' every ::1 using 1:%d with linespoints "
+                    "lw 2 pt %d ps 1.3 lc rgb '%s' %s title '%s'",
+                    v ? ", \\\n     " : "", cx.data, v + 2, 5 + 2 * v, CC[v], v == 3 ? "dt 2" : "",
+                    TT[v]);
+        fprintf(gp, "\n");
+        fclose(gp);
+        run_gnuplot(script);
+    }
+    Table gmt[2];
+    Json gmj[2];
+    if (has_gm) {
+        for (int v = 0; v < 2; ++v)
+            load_run(gm_crit[v], gm_csv[v], &gmt[v], &gmj[v]);
+        char *script = fmt_str("%s/general_motion_criteria.gp", cx.plots);
+        FILE *gp = open_w(script);
+        gp_header(gp, fmt_str("%s/general_motion_criteria.png", cx.plots), 1300, 480);
+        fprintf(gp, "set multiplot layout 1,3 title 'General motion: CA vs limit-surface stick "
+                    "criterion (exact patch friction)'\n");
+        const CaseRun *ref = NULL;
+        for (int i = 0; i < ncr; ++i)
+            if (!strcmp(cases[i].scene, "sliding-blocks") &&
+                !strcmp(cases[i].cas, "general-motion") && cases[i].have[REF])
+                ref = &cases[i];
+        static const char *const Q[3] = {"x", "y", "theta"};
+        for (int q = 0; q < 3; ++q) {
+            int c0 = table_col(&gmt[0], Q[q]), c1 = table_col(&gmt[1], Q[q]);
+            if (c0 < 0 || c1 < 0) continue;
+            fprintf(gp,
+                    "set title '%s(t)'\nset xlabel 'time t [s]'\nset ylabel '%s [%s]'\n"
+                    "plot '%s' every ::1 using 1:%d with lines lw 2 lc rgb '#1f5fbf' title "
+                    "'CA', '%s' every ::1 using 1:%d with lines lw 1.5 lc rgb '#ff7f0e' title "
+                    "'limit surface'",
+                    Q[q], Q[q], unit_of(Q[q]), gm_csv[0], c0 + 1, gm_csv[1], c1 + 1);
+            int rc = ref ? table_col(&ref->tab[REF], Q[q]) : -1;
+            if (rc >= 0)
+                fprintf(gp,
+                        ", '%s' every ::1 using 1:%d with lines lw 2.5 dt 2 lc rgb '#000000' "
+                        "title 'reference'",
+                        csvs[ref - cases][REF], rc + 1);
+            fprintf(gp, "\n");
+        }
+        fprintf(gp, "unset multiplot\n");
+        fclose(gp);
+        run_gnuplot(script);
+    }
+
+    /* ---- rigs and pendulum ---- */
+    double rig_e[5] = {0}, rig_p[5] = {0}, rig_a[5] = {0};
+    if (has_rig) {
+        for (int r = 0; r < 2; ++r) {
+            char *script = fmt_str("%s/friction_rig_%s.gp", cx.plots, RIG_CASE[r]);
+            FILE *gp = open_w(script);
+            int cols = nlaw > 2 ? 3 : nlaw, rows = (nlaw + cols - 1) / cols;
+            gp_header(gp, fmt_str("%s/friction_rig_%s.png", cx.plots, RIG_CASE[r]), 480 * cols,
+                      60 + 400 * rows);
+            fprintf(gp, "set multiplot layout %d,%d title '%s'\nunset key\n", rows, cols,
+                    r == 0 ? "Rig (a): mass-spring to a wall driven by u = U sin(wt): "
+                             "hysteresis loops (input u vs position x)"
+                           : "Rig (b): mass pulled through a spring at v_p: stick-slip limit "
+                             "cycles (spring length vs velocity)");
+            for (int l = 0; l < nlaw; ++l) {
+                Table tb;
+                Json js;
+                load_run(rig[l][r], rig_csv[l][r], &tb, &js);
+                int cx_ = table_col(&tb, r == 0 ? "x" : "spring_length");
+                int cy_ = table_col(&tb, r == 0 ? "input" : "v");
+                if (cx_ < 0 || cy_ < 0)
+                    die("friction-rig CSV %s lacks the columns %s", rig_csv[l][r],
+                        r == 0 ? "x, input" : "spring_length, v");
+                if (r == 0)
+                    rig_e[l] = json_num(&js, "energy_per_cycle");
+                else
+                    rig_p[l] = json_num(&js, "period"), rig_a[l] = json_num(&js, "amplitude");
+                /* rig (a): last two input cycles (the loop, not the start-up transient);
+                 * rig (b): second half of the run (the limit cycle) */
+                double T = tv(&tb, tb.nrow - 1, 0);
+                double from = r == 0 ? T * 0.33 : T * 0.5;
+                fprintf(gp,
+                        "set format x '%%.3g'\nset format y '%%.3g'\nset xtics rotate by -35\n");
+                if (r == 0)
+                    fprintf(gp,
+                            "set title 'law = %s  (loop area %.4g J)'\nset xlabel 'position x "
+                            "[m]'\nset ylabel 'input u [N]'\n",
+                            LAWS[l], rig_e[l]);
+                else
+                    fprintf(gp,
+                            "set title 'law = %s  (period %.4g s)'\nset xlabel 'spring length "
+                            "v_p t - x [m]'\nset ylabel 'velocity v [m/s]'\n",
+                            LAWS[l], rig_p[l]);
+                fprintf(gp,
+                        "plot '%s' every ::1 using ($1 >= %g ? $%d : NaN):%d with lines lw 1.5 "
+                        "lc rgb '#1f5fbf'\n",
+                        rig_csv[l][r], from, cx_ + 1, cy_ + 1);
+            }
+            fprintf(gp, "unset multiplot\n");
+            fclose(gp);
+            run_gnuplot(script);
+        }
+    }
+    Json pj;
+    if (pend) {
+        load_run(pend, NULL, NULL, &pj);
+        const JsonVal *u = json_get(&pj, "ubar");
+        if (!u || u->kind != JV_ARR) die("pendulum JSON lacks the array 'ubar'");
+        FILE *f = open_w(fmt_str("%s/pendulum_envelope.csv", cx.data));
+        fprintf(f, "cycle,ubar\n");
+        for (long k = 0; k < u->narr; ++k)
+            fprintf(f, "%ld,%.9g\n", k + 1, u->arr[k]);
+        fclose(f);
+        char *script = fmt_str("%s/pendulum_envelope.gp", cx.plots);
+        FILE *gp = open_w(script);
+        gp_header(gp, fmt_str("%s/pendulum_envelope.png", cx.plots), 900, 560);
+        fprintf(gp,
+                "set title \"Dahl wire pendulum: decay envelope (per-cycle amplitude, units of "
+                "x_c)\"\nset xlabel 'cycle N'\nset ylabel 'amplitude u = theta_max / x_c [-]'\n"
+                "set logscale y\nset key bottom left\n"
+                "set arrow from graph 0, first 4 to graph 1, first 4 nohead dt 3 lc rgb '#888888'\n"
+                "set arrow from graph 0, first 0.7 to graph 1, first 0.7 nohead dt 3 lc rgb "
+                "'#888888'\n"
+                "set label 'Coulomb (linear)' at graph 0.75, first 5.5\n"
+                "set label 'viscous (exponential)' at graph 0.75, first 1.6\n"
+                "set label 'structural (hyperbolic)' at graph 0.75, first 0.5\n"
+                "plot '%s/pendulum_envelope.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.8 "
+                "lw 1.5 lc rgb '#1f5fbf' title 'pf-demo pendulum, law = dahl'\n",
+                cx.data);
+        fclose(gp);
+        run_gnuplot(script);
+    }
+
+    /* ---- README ---- */
+    double t_total = now_s() - t_start;
+    char *tmp = fmt_str("%s.tmp", readme);
+    FILE *md = open_w(tmp);
+    fprintf(md, "# patchfriction comparison report\n\n");
+    fprintf(md,
+            "Written by `pf-report`%s (the `report` target: `cmake --build --preset default "
+            "--target report`). %d runs, %.0f s of runs (%d at a time), %.0f s in all. Scenes "
+            "from %s. The exact command lines are in [commands.txt](commands.txt).\n\n",
+            cx.quick ? " **--quick** (short runs, first case of each scene only: a smoke test, "
+                       "not the report)"
+                     : "",
+            jl.n, t_runs, cx.jobs, t_total, how);
+    if (nl) fprintf(md, "## Not covered in this run\n\n%s\n", notes);
+
+    fprintf(md,
+            "## Summary: stock, exact and pade friction against the reference\n\n"
+            "**Error** = RMS over the run of the difference between the mode's position and "
+            "the reference's, relative to the amplitude of the motion. For each position "
+            "coordinate q (x, y, theta, x1, x2, ... as the scene's CSV names them) the mode's "
+            "q(t) is interpolated linearly onto the reference's sample times (over the time both "
+            "runs cover); e_q = sqrt(mean((q_mode - q_ref)^2)) / (max q_ref - min q_ref). The "
+            "table shows the largest e_q over the coordinates and names it. Coordinates the "
+            "reference keeps at rest (range < 1e-6) are left out; when all are, the absolute "
+            "RMS (m or rad) is shown, marked (abs.). Per-coordinate values: "
+            "[summary.csv](summary.csv).\n\n"
+            "Metric cells read **reference / stock / exact / pade** (— : not reached or not "
+            "reported; arrays give their length). All metrics of every run: "
+            "[metrics.csv](metrics.csv).\n\n");
+    fprintf(md, "| scene | case | stock | exact | pade | breakaway force [N] | stick, "
+                "synchronisation and stop times [s] |\n|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < ncr; ++i) {
+        CaseRun *cr = &cases[i];
+        char b0[96], b1[96], b2[96];
+        fprintf(md, "| %s | %s | %s | %s | %s | ", cr->scene, cr->cas,
+                fmt_err(b0, sizeof b0, cr, 0), fmt_err(b1, sizeof b1, cr, 1),
+                fmt_err(b2, sizeof b2, cr, 2));
+        metric_cell(md, cr, is_breakaway_key);
+        fprintf(md, " | ");
+        metric_cell(md, cr, is_sync_key);
+        fprintf(md, " |\n");
+    }
+    if (ncr == 0) fprintf(md, "| (no comparison scenes built) | | | | | | |\n");
+    fprintf(md, "\n");
+
+    if (has_ecc || has_gm) {
+        fprintf(md, "## Stick criteria: CA vs limit surface (issue 7)\n\n");
+        if (has_ecc) {
+            fprintf(md,
+                    "Eccentric push: breakaway force for a push at offset h from the mass centre "
+                    "(`--set h=...` in metres), exact patch friction under `--set criterion=ca` "
+                    "and `--set criterion=limit`, stock ODE friction and the reference. Data: "
+                    "[data/eccentric_push_criteria.csv](data/eccentric_push_criteria.csv).\n\n"
+                    "| h [mm] | CA [N] | limit surface [N] | stock [N] | reference [N] |\n"
+                    "|---|---|---|---|---|\n");
+            for (int k = 0; k < nh; ++k) {
+                char b[4][32];
+                fprintf(md, "| %g | %s | %s | %s | %s |\n", hs[k], fmt_num(b[0], 32, ecc_f[k][0]),
+                        fmt_num(b[1], 32, ecc_f[k][1]), fmt_num(b[2], 32, ecc_f[k][2]),
+                        fmt_num(b[3], 32, ecc_f[k][3]));
+            }
+            fprintf(md, "\n![eccentric push](plots/eccentric_push_criteria.png)\n\n");
+        }
+        if (has_gm) {
+            fprintf(md, "General motion under both criteria (exact patch friction):\n\n"
+                        "| metric | CA | limit surface |\n|---|---|---|\n");
+            for (int k = 0; k < gmj[0].n; ++k) {
+                const JsonVal *v = &gmj[0].v[k];
+                if (v->kind == JV_STR || v->kind == JV_ARR || is_bookkeeping(v->key)) continue;
+                char b[2][32];
+                fprintf(md, "| %s | %s | %s |\n", v->key, fmt_num(b[0], 32, v->num),
+                        fmt_num(b[1], 32, json_num(&gmj[1], v->key)));
+            }
+            fprintf(md, "\n![general motion, criteria](plots/general_motion_criteria.png)\n\n");
+        }
+    }
+
+    /* per-scene sections */
+    for (int i = 0; i < ncr; ++i) {
+        CaseRun *cr = &cases[i];
+        if (i == 0 || strcmp(cr->scene, cases[i - 1].scene))
+            fprintf(md, "## Scene %s\n\n", cr->scene);
+        fprintf(md, "### %s / %s\n\n", cr->scene, cr->cas);
+        char *stem = slug(fmt_str("%s__%s", cr->scene, cr->cas));
+        fprintf(md, "| metric | reference | stock | exact | pade |\n|---|---|---|---|---|\n");
+        const Json *base = cr->have[REF] ? &cr->js[REF] : &cr->js[1];
+        for (int k = 0; k < base->n; ++k) {
+            const JsonVal *v = &base->v[k];
+            if (v->kind == JV_STR || is_bookkeeping(v->key)) continue;
+            fprintf(md, "| %s |", v->key);
+            for (int m = 0; m < 4; ++m) {
+                int mm = m == 0 ? REF : m - 1;
+                const JsonVal *w = cr->have[mm] ? json_get(&cr->js[mm], v->key) : NULL;
+                char b[32];
+                if (w && w->kind == JV_ARR) {
+                    fprintf(md, " [");
+                    for (long a = 0; a < w->narr && a < 6; ++a)
+                        fprintf(md, "%s%.4g", a ? ", " : "", w->arr[a]);
+                    fprintf(md, "%s] |", w->narr > 6 ? ", ..." : "");
+                } else
+                    fprintf(md, " %s |", fmt_num(b, 32, w ? w->num : NAN));
+            }
+            fprintf(md, "\n");
+        }
+        fprintf(md, "| RMS error (largest coordinate) | — |");
+        for (int m = 0; m < NMODES; ++m) {
+            char b[96];
+            fprintf(md, " %s |", fmt_err(b, sizeof b, cr, m));
+        }
+        fprintf(md, "\n| wall time [s] | %s |",
+                cr->job[REF] ? fmt_str("%.1f", cr->job[REF]->elapsed) : "—");
+        for (int m = 0; m < NMODES; ++m)
+            fprintf(md, " %.1f |", cr->job[m]->elapsed);
+        fprintf(md, "\n\n");
+        if (plotflags[i] & 1) fprintf(md, "![trajectories](plots/%s_trajectory.png)\n\n", stem);
+        if (plotflags[i] & 2) fprintf(md, "![phase portraits](plots/%s_phase.png)\n\n", stem);
+        if (plotflags[i] & 4) fprintf(md, "![stick/slip](plots/%s_stickslip.png)\n\n", stem);
+        fprintf(md, "CSVs: `runs/%s__{stock,exact,pade,reference}.csv`.\n\n", stem);
+        free(stem);
+    }
+
+    if (has_rig) {
+        fprintf(md,
+                "## Dynamic friction laws: the friction rigs (issue 5)\n\n"
+                "`pf-demo friction-rig --case wall|pull --set law=...` (physics.md §5). Rig (a) "
+                "shows the loop after the start-up transient (its area is the energy lost per "
+                "cycle), rig (b) the second half of the run (the limit cycle).\n\n"
+                "| law | rig (a) energy per cycle [J] | rig (b) period [s] | rig (b) amplitude "
+                "[m] |\n|---|---|---|---|\n");
+        for (int l = 0; l < nlaw; ++l) {
+            char b[3][32];
+            fprintf(md, "| %s | %s | %s | %s |\n", LAWS[l], fmt_num(b[0], 32, rig_e[l]),
+                    fmt_num(b[1], 32, rig_p[l]), fmt_num(b[2], 32, rig_a[l]));
+        }
+        fprintf(md, "\n![rig a](plots/friction_rig_wall.png)\n\n"
+                    "![rig b](plots/friction_rig_pull.png)\n\n");
+    }
+    if (pend) {
+        fprintf(md, "## Dahl wire pendulum: decay envelope (issue 5)\n\n"
+                    "`pf-demo pendulum --set law=dahl`: per-cycle amplitude in units of x_c, with "
+                    "the P24a regions. Mean per-cycle change over the cycles in each region, "
+                    "measured vs P24a:\n\n"
+                    "| region | measured | P24a | cycles |\n|---|---|---|---|\n");
+        char b[2][32];
+        fprintf(md, "| Coulomb: d(u)/cycle | %s | %s | %.0f |\n",
+                fmt_num(b[0], 32, json_num(&pj, "coulomb_mean_decrement")),
+                fmt_num(b[1], 32, json_num(&pj, "coulomb_p24a_decrement")),
+                json_num(&pj, "coulomb_cycles"));
+        fprintf(md, "| viscous: u ratio/cycle | %s | %s | %.0f |\n",
+                fmt_num(b[0], 32, json_num(&pj, "viscous_mean_ratio")),
+                fmt_num(b[1], 32, json_num(&pj, "viscous_p24a_ratio")),
+                json_num(&pj, "viscous_cycles"));
+        fprintf(md, "| structural: d(1/u)/cycle | %s | %s | %.0f |\n\n",
+                fmt_num(b[0], 32, json_num(&pj, "structural_mean_inv_increment")),
+                fmt_num(b[1], 32, json_num(&pj, "structural_p24a_inv_increment")),
+                json_num(&pj, "structural_cycles"));
+        fprintf(md, "![pendulum envelope](plots/pendulum_envelope.png)\n\n");
+    }
+    if (lim) {
+        fprintf(md, "## Friction limit surfaces of the patch models\n\n"
+                    "From `pf-limit-surfaces` (details: [limit_surfaces.md](limit_surfaces.md)). "
+                    "Wrenches normalised with mu N and the pressure radius of gyration; ODE's "
+                    "point friction would be a box |f_x|, |f_y| <= 1 with no spin moment.\n\n"
+                    "![limit sections](limit_sections.png)\n\n"
+                    "![limit surfaces](limit_surfaces.png)\n\n");
+    }
+    fprintf(md, "## Files\n\n"
+                "- `runs/`: every run's CSV, stdout (`.json`, last line = the metrics) and "
+                "stderr (`.log`)\n"
+                "- `plots/`: the PNGs and the gnuplot scripts that draw them\n"
+                "- `data/`: derived tables (criterion comparison, pendulum envelope)\n"
+                "- `summary.csv`, `metrics.csv`, `commands.txt`\n");
+    fclose(md);
+    if (rename(tmp, readme) != 0) die("cannot rename %s to %s: %s", tmp, readme, strerror(errno));
+    fprintf(stderr, "pf-report: wrote %s (%.0f s)\n", readme, now_s() - t_start);
+    return 0;
+}
