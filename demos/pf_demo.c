@@ -8,6 +8,9 @@
  * source (scenes/pf_scene_*.c) says in its header comment what you should see. The viewer is a
  * later issue: asking for a window or a screenshot fails with "viewer not built yet". */
 #include "pf_demo_cli.h"
+#ifdef PF_DEMO_HAVE_VIEWER
+#include "pf_viewer.h"
+#endif
 #include "pf_scenes.h"
 
 #include <math.h>
@@ -394,11 +397,15 @@ int main(int argc, char **argv)
         return 2;
     }
     if (o.screenshot || !o.headless) {
+#ifdef PF_DEMO_HAVE_VIEWER
+        return pf_viewer_main(&o); /* window, or --screenshot FILE.png --frames N */
+#else
         fprintf(stderr,
-                "pf-demo: viewer not built yet: %s needs a window; run with --headless "
-                "(and without --screenshot)\n",
+                "pf-demo: viewer not built (needs GLFW, OpenGL and libpng): %s needs a window; "
+                "run with --headless (and without --screenshot)\n",
                 o.screenshot ? "--screenshot" : "running without --headless");
         return 3;
+#endif
     }
     int rc;
     if (!strcmp(o.scene, "friction-rig"))

@@ -1,0 +1,25 @@
+/* The pf-demo viewer (GLFW + OpenGL): runs a pf_scene.h scene in a window, or renders N frames
+ * and writes a PNG (--screenshot FILE.png --frames N). Drawing code lives in demos/ only.
+ *
+ * What you should see: the bodies on a checkered ground; under each body its contact patch
+ * (outline and translucent fill, green while it sticks, red while it slips, blue for stock /
+ * point friction), the friction force on the body (yellow arrow, length |F|/N times the arrow
+ * scale), the normal force (pale blue arrow, fixed length), the friction moment about the normal
+ * (pink arc, counter-clockwise for Mz > 0), the centre of rotation CR (cyan ring) and the centre
+ * of zero acceleration CA (orange diamond) when defined. The HUD shows time, state, N, |F|, M,
+ * friction mode and speed. Keys: Space pause, S or . single step, R reset, + / - speed, F cycle
+ * friction mode, V or Tab side-by-side stock vs patch, C camera follow, H help, Esc quit.
+ * Mouse: left drag orbits, right drag pans, wheel zooms. */
+#ifndef PF_VIEWER_H
+#define PF_VIEWER_H
+
+#include "pf_demo_cli.h"
+
+/** Open the viewer for o->scene (a pf_scene.h scene) with o's case, friction mode, --dt and
+ *  --set keys. The viewer's own --set key: view=single|split (side-by-side from the start).
+ *  With o->screenshot: render o->frames frames (1/60 s of simulated time each, or
+ *  --duration / frames if --duration is given), write the PNG and return. Prints errors to
+ *  stderr. Returns the process exit code: 0, 1 (runtime failure), 2 (bad arguments). */
+int pf_viewer_main(pfCliOptions *o);
+
+#endif
