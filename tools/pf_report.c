@@ -464,12 +464,24 @@ static char *job_cmdline(const Job *j)
     return s;
 }
 
-static pid_t spawn(char *const argv[], const char *out_path, const char *err_path)
+/* Report directory; gnuplot runs there and its scripts name files relative to it, so that
+ * `cd report && gnuplot plots/NAME.gp` redraws a plot. */
+static const char *g_out = ".";
+
+static const char *rel(const char *p)
+{
+    size_t n = strlen(g_out);
+    return !strncmp(p, g_out, n) && p[n] == '/' ? p + n + 1 : p;
+}
+
+static pid_t spawn_in(const char *cwd, char *const argv[], const char *out_path,
+                      const char *err_path)
 {
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) die("fork failed: %s", strerror(errno));
     if (pid == 0) {
+        if (cwd && chdir(cwd) != 0) _exit(125);
         int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0664);
         int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0664);
         if (fo < 0 || fe < 0) _exit(126);
@@ -482,6 +494,11 @@ static pid_t spawn(char *const argv[], const char *out_path, const char *err_pat
         _exit(127);
     }
     return pid;
+}
+
+static pid_t spawn(char *const argv[], const char *out_path, const char *err_path)
+{
+    return spawn_in(NULL, argv, out_path, err_path);
 }
 
 static void fail_job(const Job *j, int status)
@@ -882,7 +899,7 @@ static void gp_header(FILE *gp, const char *png, int w, int h)
     fprintf(gp,
             "reset\nset terminal pngcairo size %d,%d font ',10' noenhanced\nset output '%s'\n"
             "set datafile separator ','\nset grid\nset key box opaque\n",
-            w, h, png);
+            w, h, rel(png));
 }
 
 static const char *mode_title(int m)
@@ -903,7 +920,7 @@ static void gp_panel(FILE *gp, const CaseRun *cr, const char *csv[4], const char
         int xc = table_col(&cr->tab[m], xn), yc = table_col(&cr->tab[m], yn);
         if (xc < 0 || yc < 0) continue;
         fprintf(gp, "%s'%s' every ::1 using %d:%d with lines lw %s lc rgb '%s' %s title '%s'",
-                first ? "" : ", \\\n     ", csv[m], xc + 1, yc + 1, m == REF ? "2.5" : "1.5",
+                first ? "" : ", \\\n     ", rel(csv[m]), xc + 1, yc + 1, m == REF ? "2.5" : "1.5",
                 MODE_COLOR[m], m == REF ? "dt 2" : "dt 1", mode_title(m));
         first = 0;
     }
@@ -913,13 +930,16 @@ static void gp_panel(FILE *gp, const CaseRun *cr, const char *csv[4], const char
 
 static int run_gnuplot(const char *script)
 {
-    char *argv[3] = {(char *)"/usr/bin/gnuplot", (char *)script, NULL};
+    char *argv[3] = {(char *)"/usr/bin/gnuplot", (char *)rel(script), NULL};
     if (access(argv[0], X_OK) != 0) argv[0] = (char *)"/usr/local/bin/gnuplot";
     char *err = fmt_str("%s.log", script), *out = fmt_str("%s.out", script);
-    pid_t pid = spawn(argv, out, err);
+    char *err_rel = xstrdup(rel(err)), *out_rel = xstrdup(rel(out));
+    pid_t pid = spawn_in(g_out, argv, out_rel, err_rel);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) die("waitpid: %s", strerror(errno));
+    free(err_rel);
+    free(out_rel);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char *log = read_file(err);
         fprintf(stderr, "pf-report: FAILED: gnuplot %s\n%s\n", script, log ? log : "");
@@ -1007,7 +1027,8 @@ static int plot_case(const Ctx *cx, CaseRun *cr, const char *csv[4], const char 
             fprintf(gp,
                     "%s'%s' every ::1 using 1:(%d + 0.8*($%d != 0 ? 1 : 0)) with steps lw 2 "
                     "lc rgb '%s'",
-                    first ? "" : ", \\\n     ", csv[m], m == REF ? 3 : m, c + 1, MODE_COLOR[m]);
+                    first ? "" : ", \\\n     ", rel(csv[m]), m == REF ? 3 : m, c + 1,
+                    MODE_COLOR[m]);
             first = 0;
         }
         if (first) fprintf(gp, "NaN");
@@ -1136,6 +1157,7 @@ int main(int argc, char **argv)
     if (cx.jobs < 1) cx.jobs = 1;
     if (access(cx.demo, X_OK) != 0) die("pf-demo not found at '%s'", cx.demo);
     double t_start = now_s();
+    g_out = cx.out;
 
     make_dir(cx.out);
     char readme[PATHLEN];
@@ -1385,8 +1407,8 @@ int main(int argc, char **argv)
             fprintf(gp,
                     "%s'%s/eccentric_push_criteria.csv' every ::1 using 1:%d with linespoints "
                     "lw 2 pt %d ps 1.3 lc rgb '%s' %s title '%s'",
-                    v ? ", \\\n     " : "", cx.data, v + 2, 5 + 2 * v, CC[v], v == 3 ? "dt 2" : "",
-                    TT[v]);
+                    v ? ", \\\n     " : "", rel(cx.data), v + 2, 5 + 2 * v, CC[v],
+                    v == 3 ? "dt 2" : "", TT[v]);
         fprintf(gp, "\n");
         fclose(gp);
         run_gnuplot(script);
@@ -1415,13 +1437,13 @@ int main(int argc, char **argv)
                     "plot '%s' every ::1 using 1:%d with lines lw 2 lc rgb '#1f5fbf' title "
                     "'CA', '%s' every ::1 using 1:%d with lines lw 1.5 lc rgb '#ff7f0e' title "
                     "'limit surface'",
-                    Q[q], Q[q], unit_of(Q[q]), gm_csv[0], c0 + 1, gm_csv[1], c1 + 1);
+                    Q[q], Q[q], unit_of(Q[q]), rel(gm_csv[0]), c0 + 1, rel(gm_csv[1]), c1 + 1);
             int rc = ref ? table_col(&ref->tab[REF], Q[q]) : -1;
             if (rc >= 0)
                 fprintf(gp,
                         ", '%s' every ::1 using 1:%d with lines lw 2.5 dt 2 lc rgb '#000000' "
                         "title 'reference'",
-                        csvs[ref - cases][REF], rc + 1);
+                        rel(csvs[ref - cases][REF]), rc + 1);
             fprintf(gp, "\n");
         }
         fprintf(gp, "unset multiplot\n");
@@ -1475,7 +1497,7 @@ int main(int argc, char **argv)
                 fprintf(gp,
                         "plot '%s' every ::1 using ($1 >= %g ? $%d : NaN):%d with lines lw 1.5 "
                         "lc rgb '#1f5fbf'\n",
-                        rig_csv[l][r], from, cx_ + 1, cy_ + 1);
+                        rel(rig_csv[l][r]), from, cx_ + 1, cy_ + 1);
             }
             fprintf(gp, "unset multiplot\n");
             fclose(gp);
@@ -1507,7 +1529,7 @@ int main(int argc, char **argv)
                 "set label 'structural (hyperbolic)' at graph 0.75, first 0.5\n"
                 "plot '%s/pendulum_envelope.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.8 "
                 "lw 1.5 lc rgb '#1f5fbf' title 'pf-demo pendulum, law = dahl'\n",
-                cx.data);
+                rel(cx.data));
         fclose(gp);
         run_gnuplot(script);
     }
