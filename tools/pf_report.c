@@ -620,26 +620,22 @@ static void scene_add_case(Scene *sc, const char *c, size_t len)
     sc->cases[sc->ncases++] = s;
 }
 
-/* Cases from a "--case a|b|c" or "cases: a, b, c" fragment of one help line. */
+/* Cases from a "--case a|b|c" or "cases: a b c" / "cases: a, b" fragment of one help line. */
 static void parse_cases(Scene *sc, const char *line)
 {
     const char *p = strstr(line, "--case ");
     if (p)
         p += 7;
-    else if ((p = strstr(line, "cases:")) || (p = strstr(line, "cases ")))
+    else if ((p = strstr(line, "cases:")))
         p += 6;
     else
         return;
-    while (*p == ' ')
-        ++p;
     for (;;) {
-        size_t n = strcspn(p, "|, \t\n)");
+        p += strspn(p, " \t|,");
+        size_t n = strcspn(p, " \t|,\n()");
+        if (!n || !strncmp(p, "--", 2) || memchr(p, '=', n)) break;
         scene_add_case(sc, p, n);
         p += n;
-        if (*p == '|' || (*p == ',' && p[1] == ' '))
-            p += *p == ',' ? 2 : 1;
-        else
-            break;
     }
 }
 
@@ -682,20 +678,26 @@ static int discover(const char *demo, const char *tmpdir, Scene *sc, char *how, 
     if (!text) die("'%s --help' failed: is pf-demo built?", demo);
     char *save = NULL;
     int in_scenes = 0;
+    /* Scene sections: a line at column 0 naming "scenes" ("scenes:", "literature scenes
+     * (...):") opens one; indented lines list scenes (indent <= 3) with continuation lines
+     * (deeper indent) that may give the cases; any other line at column 0 closes it. */
     for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        if (!strncmp(line, "scenes", 6)) {
-            in_scenes = 1;
+        if (line[0] != ' ') {
+            in_scenes = strstr(line, "scenes") != NULL && strchr(line, ':') != NULL;
             continue;
         }
         if (!in_scenes) continue;
-        if (line[0] != ' ') break; /* end of the indented scenes section */
         const char *p = line + strspn(line, " ");
-        if (p - line > 3) { /* continuation line of the scene above */
+        if (p - line > 3) {
             if (n) parse_cases(&sc[n - 1], p);
             continue;
         }
         size_t L = strcspn(p, " \t:");
         if (!L || n >= MAX_SCENES) continue;
+        int dup = 0;
+        for (int i = 0; i < n; ++i)
+            dup |= strlen(sc[i].name) == L && !strncmp(sc[i].name, p, L);
+        if (dup) continue;
         memset(&sc[n], 0, sizeof sc[n]);
         sc[n].name = xmalloc(L + 1);
         memcpy(sc[n].name, p, L);
@@ -1509,26 +1511,56 @@ int main(int argc, char **argv)
         load_run(pend, NULL, NULL, &pj);
         const JsonVal *u = json_get(&pj, "ubar");
         if (!u || u->kind != JV_ARR) die("pendulum JSON lacks the array 'ubar'");
+        /* P24a per region, anchored at the region's first cycle: Coulomb u decreases by a
+         * constant per cycle, viscous u shrinks by a constant ratio, structural 1/u grows by a
+         * constant per cycle (the per-cycle constants are in the JSON). */
+        double dc = json_num(&pj, "coulomb_p24a_decrement");
+        double rv = json_num(&pj, "viscous_p24a_ratio");
+        double is = json_num(&pj, "structural_p24a_inv_increment");
         FILE *f = open_w(fmt_str("%s/pendulum_envelope.csv", cx.data));
-        fprintf(f, "cycle,ubar\n");
-        for (long k = 0; k < u->narr; ++k)
-            fprintf(f, "%ld,%.9g\n", k + 1, u->arr[k]);
+        fprintf(f, "cycle,ubar,p24a_coulomb,p24a_viscous,p24a_structural\n");
+        long anchor[3] = {-1, -1, -1};
+        for (long k = 0; k < u->narr; ++k) {
+            int reg = u->arr[k] >= 4.0 ? 0 : u->arr[k] >= 0.7 ? 1 : 2;
+            if (anchor[reg] < 0) anchor[reg] = k;
+            double mdl[3] = {NAN, NAN, NAN};
+            for (int g = 0; g < 3; ++g) {
+                long a = anchor[g];
+                if (a < 0 || reg < g) continue;
+                /* draw each model over its region and one cycle past it */
+                if (reg > g && (k == 0 || (u->arr[k - 1] >= 4.0   ? 0
+                                           : u->arr[k - 1] >= 0.7 ? 1
+                                                                  : 2) != g))
+                    continue;
+                double ua = u->arr[a], N = (double)(k - a);
+                mdl[g] = g == 0   ? ua + dc * N
+                         : g == 1 ? ua * pow(rv, N)
+                                  : 1.0 / (1.0 / ua + is * N);
+            }
+            fprintf(f, "%ld,%.9g,%.9g,%.9g,%.9g\n", k + 1, u->arr[k], mdl[0], mdl[1], mdl[2]);
+        }
         fclose(f);
         char *script = fmt_str("%s/pendulum_envelope.gp", cx.plots);
         FILE *gp = open_w(script);
         gp_header(gp, fmt_str("%s/pendulum_envelope.png", cx.plots), 900, 560);
         fprintf(gp,
                 "set title \"Dahl wire pendulum: decay envelope (per-cycle amplitude, units of "
-                "x_c)\"\nset xlabel 'cycle N'\nset ylabel 'amplitude u = theta_max / x_c [-]'\n"
-                "set logscale y\nset key bottom left\n"
+                "x_c) vs P24a\"\nset xlabel 'cycle N'\nset ylabel 'amplitude u = theta_max / x_c "
+                "[-]'\nset logscale y\nset key bottom left\n"
                 "set arrow from graph 0, first 4 to graph 1, first 4 nohead dt 3 lc rgb '#888888'\n"
                 "set arrow from graph 0, first 0.7 to graph 1, first 0.7 nohead dt 3 lc rgb "
                 "'#888888'\n"
-                "set label 'Coulomb (linear)' at graph 0.75, first 5.5\n"
-                "set label 'viscous (exponential)' at graph 0.75, first 1.6\n"
-                "set label 'structural (hyperbolic)' at graph 0.75, first 0.5\n"
-                "plot '%s/pendulum_envelope.csv' every ::1 using 1:2 with linespoints pt 7 ps 0.8 "
-                "lw 1.5 lc rgb '#1f5fbf' title 'pf-demo pendulum, law = dahl'\n",
+                "set label 'Coulomb region (linear)' at graph 0.7, first 5.5\n"
+                "set label 'viscous region (exponential)' at graph 0.7, first 1.6\n"
+                "set label 'structural region (hyperbolic)' at graph 0.7, first 0.5\n"
+                "plot '%s/pendulum_envelope.csv' every ::1 using 1:2 with points pt 7 ps 1 "
+                "lc rgb '#1f5fbf' title 'pf-demo pendulum, law = dahl', \\\n"
+                "  '' every ::1 using 1:3 with lines lw 2 dt 2 lc rgb '#d62728' title 'P24a "
+                "Coulomb', \\\n"
+                "  '' every ::1 using 1:4 with lines lw 2 dt 2 lc rgb '#2ca02c' title 'P24a "
+                "viscous', \\\n"
+                "  '' every ::1 using 1:5 with lines lw 2 dt 2 lc rgb '#000000' title 'P24a "
+                "structural'\n",
                 rel(cx.data));
         fclose(gp);
         run_gnuplot(script);
