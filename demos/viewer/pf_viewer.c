@@ -42,8 +42,9 @@ typedef struct Viewer {
     double cell;  ///< ground checker cell [m]
     int dragging; ///< 0 none, 1 orbit, 2 pan
     double mx, my;
-    char status[MSG];    ///< transient message in the HUD
-    double status_until; ///< glfwGetTime() when the message goes away
+    double follow_target[2][3]; ///< per-view camera target while following [m]
+    char status[MSG];           ///< transient message in the HUD
+    double status_until;        ///< glfwGetTime() when the message goes away
 } Viewer;
 
 /* ---------------------------------------------------------------------------------------- */
@@ -168,6 +169,8 @@ static void fit_camera(Viewer *v)
         }
         v->cam.dist = fmax(3.0 * r, 4.0 * size);
     }
+    for (int k = 0; k < 2; ++k)
+        memcpy(v->follow_target[k], v->cam.target, sizeof v->cam.target);
 }
 
 static int n_sides(const Viewer *v)
@@ -407,12 +410,15 @@ static void draw_hud(Viewer *v, const Side *sd, int x0, int y0, int w, int h,
         if (pf_ode_get_patch(ctx, i, &p) != PF_OK) continue;
         double N = p.normal_force_measured != 0.0 ? p.normal_force_measured : p.normal_force;
         double M = fabs(p.wrench.mz) > 1e-9 * fabs(N) * v->len ? p.wrench.mz : 0.0;
-        snprintf(line[nl++], sizeof line[0], "%s%-5s N = %.4g N  |F| = %.4g N  M = %.3g N m",
-                 np > 1 ? (i == 0   ? "1: "
-                           : i == 1 ? "2: "
-                                    : "3: ")
-                        : "",
-                 state_name(p.state), N, hypot(p.wrench.fx, p.wrench.fy), M);
+        static const char *const tags[3] = {"1: ", "2: ", "3: "};
+        const char *tag = np > 1 ? tags[i] : "";
+        double F = hypot(p.wrench.fx, p.wrench.fy);
+        if (p.state == PF_ODE_STATE_STOCK && F == 0.0 && M == 0.0) /* adapter reports N only */
+            snprintf(line[nl++], sizeof line[0], "%s%-5s N=%.4g N  |F|, M: not reported", tag,
+                     state_name(p.state), N);
+        else
+            snprintf(line[nl++], sizeof line[0], "%s%-5s N=%.4g N  |F|=%.4g N  M=%.3g N m", tag,
+                     state_name(p.state), N, F, M);
     }
     char scene_line[160];
     pf_scene_state_string(sc, scene_line, (int)sizeof scene_line);
@@ -447,6 +453,14 @@ static void draw_global_hud(Viewer *v, int win_w, int win_h)
     pfv_begin_2d(0, 0, win_w, win_h, win_h);
     const char *keys = "Space pause  S step  R reset  +/- speed  F friction  V split  C follow  "
                        "H help  Esc quit";
+    if (v->split) {
+        glColor3f(0.0f, 0.0f, 0.0f);
+        glLineWidth(3.0f);
+        glBegin(GL_LINES);
+        glVertex2f(0.5f * (float)win_w, 0.0f);
+        glVertex2f(0.5f * (float)win_w, (float)win_h);
+        glEnd();
+    }
     float s = pfv_text_width(2.0f, keys) + 20.0f <= (float)win_w ? 2.0f : 1.0f;
     float y = (float)win_h - PFV_FONT_LINE * s - 8.0f;
     pfv_rect(0.0f, y - 6.0f, (float)win_w, (float)win_h - y + 6.0f, col_panel);
@@ -470,14 +484,6 @@ static void draw_global_hud(Viewer *v, int win_w, int win_h)
         lx -= 18.0f;
     }
     if (v->status[0]) text_rgb(10.0f, ly, 2.0f, col_text, v->status);
-    if (v->split) {
-        glColor3f(0.0f, 0.0f, 0.0f);
-        glLineWidth(3.0f);
-        glBegin(GL_LINES);
-        glVertex2f(0.5f * (float)win_w, 0.0f);
-        glVertex2f(0.5f * (float)win_w, (float)win_h);
-        glEnd();
-    }
     if (v->help) {
         const char *help = "Mouse: left drag orbit, right drag pan, wheel zoom\n"
                            "Space  pause / run          S or .  one physics step\n"
@@ -509,6 +515,7 @@ static void render(Viewer *v)
         pfvLabels labels;
         labels.n = 0;
         glEnable(GL_DEPTH_TEST);
+        if (v->follow) memcpy(v->cam.target, v->follow_target[k], sizeof v->cam.target);
         pfv_camera_apply(&v->cam, vx, 0, vw, win_h, win_h);
         draw_scene_3d(v, &v->side[k], &labels);
         draw_hud(v, &v->side[k], vx, 0, vw, win_h, &labels);
@@ -516,12 +523,16 @@ static void render(Viewer *v)
     draw_global_hud(v, win_w, win_h);
 }
 
+/* While following, each view keeps its own bodies centred (side by side: the two runs drift
+ * apart, and the checkerboard shows how far each has gone). */
 static void follow_bodies(Viewer *v, double rate)
 {
     double lo[3], hi[3];
-    if (!v->follow || !scene_bounds(v->side[v->split ? 1 : 0].scene, lo, hi)) return;
-    for (int a = 0; a < 3; ++a)
-        v->cam.target[a] += rate * (0.5 * (lo[a] + hi[a]) - v->cam.target[a]);
+    if (!v->follow) return;
+    for (int k = 0; k < n_sides(v); ++k)
+        if (scene_bounds(v->side[k].scene, lo, hi))
+            for (int a = 0; a < 3; ++a)
+                v->follow_target[k][a] += rate * (0.5 * (lo[a] + hi[a]) - v->follow_target[k][a]);
 }
 
 static int save_screenshot(Viewer *v, const char *path)

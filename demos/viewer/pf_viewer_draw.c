@@ -451,6 +451,7 @@ void pfv_draw_patch(const pfvCamera *c, const pfOdePatchInfo *p, double len, pfv
     double ex[3] = {p->xaxis[0], p->xaxis[1], p->xaxis[2]}, ey[3];
     normalize3(ez);
     normalize3(ex);
+    if (fabs(dot3(ex, ez)) > 0.5 || norm3(ex) < 0.5) perp_frame(ez, ex, ey); /* stock: no x axis */
     cross3(ez, ex, ey);
     /* outline in the patch frame */
     double pt[48][2]; /* a 48-gon for disks, else at most PF_ODE_MAX_CONTACTS hull points */
