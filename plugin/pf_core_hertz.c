@@ -103,11 +103,34 @@ static double pnorm_sq(double p, double q, double m)
     return (big * r) * (big * r);
 }
 
+/* P15 and P17 are homogeneous of degree 0 in (v_s, w_s, eps_t), and the rolling direction of
+ * P14 in (v_r, eps_r): divide each group by its largest member so that no square below under- or
+ * overflows anywhere in the fast path's domain (pf_core.h). Velocities stay in m/s (they are
+ * divided by the radius later), spins and eps in 1/s. */
+static void hertz_normalise(double radius, pfTwist *t, double *eps_t, pfTwist *rolling,
+                            double *eps_r)
+{
+    double s = fmax(fmax(fabs(t->vx) / radius, fabs(t->vy) / radius), fmax(fabs(t->w), *eps_t));
+    if (s > 0.0 && isfinite(s)) {
+        t->vx /= s;
+        t->vy /= s;
+        t->w /= s;
+        *eps_t /= s;
+    }
+    double r = fmax(fmax(fabs(rolling->vx), fabs(rolling->vy)) / radius, *eps_r);
+    if (r > 0.0 && isfinite(r)) {
+        rolling->vx /= r;
+        rolling->vy /= r;
+        *eps_r /= r;
+    }
+}
+
 pfWrench pf_hertz_disk_pade_ex(double radius, double mu, double normal_force, double d, pfTwist t,
                                pfTwist rolling, double eps_t, double eps_r,
                                const pfPadeParams *params)
 {
     pfWrench out = {0.0, 0.0, 0.0};
+    hertz_normalise(radius, &t, &eps_t, &rolling, &eps_r);
     double cg, sg;
     rolling_dir(radius, rolling, eps_r, &cg, &sg);
     double dc = d * cg, ds = d * sg;
@@ -293,6 +316,7 @@ pfWrench pf_hertz_disk_friction(double radius, double mu, double normal_force, d
                                 pfTwist rolling, double eps_t, double eps_r)
 {
     pfWrench out = {0.0, 0.0, 0.0};
+    hertz_normalise(radius, &t, &eps_t, &rolling, &eps_r);
     double cg, sg;
     rolling_dir(radius, rolling, eps_r, &cg, &sg);
     double dc = d * cg, ds = d * sg;
@@ -300,7 +324,16 @@ pfWrench pf_hertz_disk_friction(double radius, double mu, double normal_force, d
     double vs = hypot(vx, vy);
     double muN = mu * normal_force;
     double Tx, Ty, Ms;
-    if (w == 0.0) { /* (a) */
+    /* (a) also when the CR is beyond 1e16 radii: the spin corrections are O(|w|/|v_s|) < 1e-16
+     * relative there, and (c)'s squares of y0 would overflow for y0 > 1e154. */
+    if (eps_t > 1e8 * (vs + fabs(w))) {
+        /* eps-dominated: |u| <= |v_s| + |w| < 1e-8 eps on the whole disk, so 1/D = (1/eps)(1 -
+         * O(|u|^2/eps^2)) is exact to 1e-16 relative and P15 is linear in u with the moments of
+         * P16: int sigma = 1, int sigma (x, y) = (d_c, d_s)/5, int sigma r^2 = 2/5. */
+        Tx = (vx - w * ds / 5.0) / eps_t;
+        Ty = (vy + w * dc / 5.0) / eps_t;
+        Ms = (0.4 * w + (vy * dc - vx * ds) / 5.0) / eps_t;
+    } else if (w == 0.0 || vs > 1e16 * fabs(w)) { /* (a) */
         double den = sqrt(vs * vs + eps_t * eps_t);
         if (!(den > 0.0)) return out;
         Tx = vx / den;

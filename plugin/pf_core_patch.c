@@ -60,8 +60,8 @@ static int validate_polygon(const pfPatchDef *def, pfError *err)
         return pf_error_set(err, PF_ERR_RANGE, "vertices", "polygon extent %g exceeds %g m", extent,
                             PF_LENGTH_MAX);
     double a2 = polygon_twice_area(def->vertices, n);
-    /* Area at least 1e-12 of the extent squared: aspect ratios up to ~PF_ASPECT_MAX. */
-    if (!(a2 > 2e-12 * extent * extent) || extent < PF_LENGTH_MIN)
+    /* Area at least 1e-6 of the extent squared: aspect ratios up to ~PF_ASPECT_MAX. */
+    if (!(a2 > 2e-6 * extent * extent) || extent < PF_LENGTH_MIN)
         return pf_error_set(err, PF_ERR_DEGENERATE, "vertices",
                             "polygon area %g is not positive or too thin for its extent %g: "
                             "vertices must be counter-clockwise and span an area",
@@ -209,13 +209,26 @@ int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfT
         return s;
 
     double size = patch_size(def);
+    if (!isfinite(mu * normal_force * 4.0 * size))
+        return pf_error_set(err, PF_ERR_RANGE, "normal_force",
+                            "friction moment mu * normal_force * size = %g * %g * %g overflows", mu,
+                            normal_force, size);
     /* Scale (twist, eps_t) together and (rolling, eps_r) together: both enter only through
      * ratios (P15, P14), so the result is unchanged and no square can overflow. eps is in 1/s,
      * i.e. velocity / a: its velocity scale is eps * a. */
     double eps_t = 0.0, eps_r = 0.0;
+    double eps_def = def->shape == PF_PATCH_HERTZ_DISK ? def->eps_t : 0.0;
+    /* Stage 1: divide by the largest raw component, so |w| * size below cannot overflow. */
+    double m = fmax(fmax(fabs(t.vx), fabs(t.vy)), fmax(fabs(t.w), eps_def));
+    if (m > 0.0) {
+        t.vx /= m;
+        t.vy /= m;
+        t.w /= m;
+        eps_def /= m;
+    }
     double ts = twist_scale(t, size);
     if (def->shape == PF_PATCH_HERTZ_DISK) {
-        ts = fmax(ts, def->eps_t * size);
+        ts = fmax(ts, eps_def * size);
         double rs = fmax(fmax(fabs(rolling.vx), fabs(rolling.vy)), def->eps_r * size);
         if (rs > 0.0) {
             rolling.vx /= rs;
@@ -227,7 +240,7 @@ int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfT
         t.vx /= ts;
         t.vy /= ts;
         t.w /= ts;
-        eps_t = def->shape == PF_PATCH_HERTZ_DISK ? def->eps_t / ts : 0.0;
+        eps_t = eps_def / ts;
     }
     rolling.w = 0.0;
     pfWrench w = eval_model(def, mu, normal_force, t, rolling, eps_t, eps_r);
@@ -252,11 +265,16 @@ int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force
         (s = check_twist(err, "xi", xi)) != PF_OK)
         return s;
     double size = patch_size(def);
-    double ts = twist_scale(xi, size);
-    if (ts == 0.0) {
+    /* Two stages as in pf_patch_friction; D is degree 1, so the scales multiply back. */
+    double m = fmax(fmax(fabs(xi.vx), fabs(xi.vy)), fabs(xi.w));
+    if (m == 0.0) {
         *out = 0.0;
         return PF_OK;
     }
+    xi.vx /= m;
+    xi.vy /= m;
+    xi.w /= m;
+    double ts = twist_scale(xi, size);
     pfTwist u = {xi.vx / ts, xi.vy / ts, xi.w / ts};
     pfTwist zero = {0.0, 0.0, 0.0};
     pfWrench w;
@@ -271,7 +289,12 @@ int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force
         break;
     }
     }
-    double d = -(u.vx * w.fx + u.vy * w.fy + u.w * w.mz) * ts;
+    double d = -(u.vx * w.fx + u.vy * w.fy + u.w * w.mz) * ts * m;
+    if (!isfinite(d))
+        return pf_error_set(
+            err, PF_ERR_RANGE, "xi",
+            "D(xi) overflows: twist scale %g times friction %g is not representable", ts,
+            mu_s * normal_force);
     *out = d > 0.0 ? d : 0.0;
     return PF_OK;
 }
@@ -294,16 +317,18 @@ int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err)
     default: { /* polygon: polar second moment about the origin over the area */
         const double *v = def->vertices;
         int n = def->vertex_count;
+        double sc = patch_size(def); /* divide out so fourth powers cannot overflow */
         double a2 = 0.0, j12 = 0.0;
         for (int i = 0; i < n; ++i) {
             int k = (i + 1) % n;
-            double x0 = v[2 * i], y0 = v[2 * i + 1], x1 = v[2 * k], y1 = v[2 * k + 1];
+            double x0 = v[2 * i] / sc, y0 = v[2 * i + 1] / sc, x1 = v[2 * k] / sc,
+                   y1 = v[2 * k + 1] / sc;
             double c = x0 * y1 - x1 * y0;
             a2 += c;
             j12 += c * (x0 * x0 + x0 * x1 + x1 * x1 + y0 * y0 + y0 * y1 + y1 * y1);
         }
         /* J = j12/12, A = a2/2 */
-        *out = sqrt(j12 / (6.0 * a2));
+        *out = sc * sqrt(j12 / (6.0 * a2));
         break;
     }
     }

@@ -352,7 +352,7 @@ pfWrench pf_rect_friction(double length, double width, double mu, double normal_
     const double c = (ws > 0.0 ? mun : -mun) / (4.0 * a * b);
     out.fx = c * s.h;
     out.fy = -c * s.g;
-    out.mz = -c * hd * (s.k + xc * s.g + yc * s.h);
+    out.mz = -(c * (s.k + xc * s.g + yc * s.h)) * hd; /* c alone may exceed DBL_MAX / hd */
     return out;
 }
 
@@ -388,6 +388,11 @@ double pf_rect_max_moment(double length, double width, double mu_s, double norma
     const double diag = sqrt(length * length + width * width);
     const double hd = 0.5 * diag;
     const double a = length / diag, b = width / diag;
+    /* Beyond 1e8 half-diagonals the mean distance is |r0| (1 + O(hd^2/|r0|^2)) = |r0| to double
+     * precision (the O(hd/|r0|) term vanishes by central symmetry); this also keeps x / hd and
+     * the squares below from overflowing for a tiny patch and a far point. */
+    const double dist = hypot(x, y);
+    if (dist > 1e8 * hd) return mu_s * normal_force * dist;
     const double x0 = x / hd, y0 = y / hd;
     const double(*nwx)[2], (*nwy)[2];
     int nx, ny;

@@ -9,8 +9,9 @@
  * Two layers:
  *  - the fast path (pf_rect_friction, pf_hertz_disk_pade, ...): no checks beyond what keeps the
  *    maths defined; each documents its preconditions. Common to all of them (PF_FAST_PATH_DOMAIN):
- *    lengths in [1e-100, 1e100] m, rectangle aspect ratio <= 1e12, mu and normal_force >= 0
- *    with mu * normal_force finite, twist and rolling components finite with magnitudes
+ *    lengths in [1e-100, 1e100] m, rectangle aspect ratio <= 1e6, mu and normal_force >= 0
+ *    with mu * normal_force * (4 x the largest length) finite (so the moment is representable),
+ * twist and rolling components finite with magnitudes
  *    <= 1e100, eps >= 0 and <= 1e100. Inside that domain outputs are finite and obey P2 (this
  *    is what tests/fuzz checks); outside it the result is unspecified (but never a crash).
  *  - the checked API (pfPatchDef, pf_patch_friction, pf_stick_*): validates every input and
@@ -29,7 +30,7 @@ extern "C" {
 #define PF_LENGTH_MIN 1e-100
 #define PF_LENGTH_MAX 1e100
 /// Largest rectangle aspect ratio (length/width or width/length) accepted.
-#define PF_ASPECT_MAX 1e12
+#define PF_ASPECT_MAX 1e6
 
 /// Relative twist of body 1 w.r.t. body 2 at the patch centre, patch frame (physics.md P1).
 typedef struct pfTwist {
@@ -58,14 +59,14 @@ typedef struct pfVec2 {
 /// Status codes returned by every checked function. PF_OK is zero; errors are negative.
 enum {
     PF_OK = 0,
-    PF_ERR_NULL = -1,         ///< a required pointer argument was NULL
-    PF_ERR_NOT_FINITE = -2,   ///< an input was NaN or infinite
-    PF_ERR_RANGE = -3,        ///< an input was outside its documented range
-    PF_ERR_SHAPE = -4,        ///< unknown or unset patch shape / model enumerator
-    PF_ERR_DEGENERATE = -5,   ///< geometry is degenerate (zero area, not convex, too few vertices)
-    PF_ERR_SINGULAR = -6,     ///< a matrix that must be invertible is singular or not SPD
-    PF_ERR_NO_MEMORY = -7,    ///< allocation failed (adapter layer only; the core never allocates)
-    PF_ERR_STATE = -8         ///< call not valid in the current state (adapter layer)
+    PF_ERR_NULL = -1,       ///< a required pointer argument was NULL
+    PF_ERR_NOT_FINITE = -2, ///< an input was NaN or infinite
+    PF_ERR_RANGE = -3,      ///< an input was outside its documented range
+    PF_ERR_SHAPE = -4,      ///< unknown or unset patch shape / model enumerator
+    PF_ERR_DEGENERATE = -5, ///< geometry is degenerate (zero area, not convex, too few vertices)
+    PF_ERR_SINGULAR = -6,   ///< a matrix that must be invertible is singular or not SPD
+    PF_ERR_NO_MEMORY = -7,  ///< allocation failed (adapter layer only; the core never allocates)
+    PF_ERR_STATE = -8       ///< call not valid in the current state (adapter layer)
 };
 
 /// Human-readable name of a status code; never NULL (unknown codes give "unknown status").
@@ -130,7 +131,11 @@ pfPadeParams pf_default_pade_params(void);
 pfWrench pf_hertz_disk_friction(double radius, double mu, double normal_force, double d, pfTwist t,
                                 pfTwist rolling, double eps_t, double eps_r);
 
-/** The Padé approximant P17 with the default parameters. Same arguments and conventions. */
+/** The Padé approximant P17 with the default parameters. Same arguments and conventions.
+ *  Note: as published, P17's force numerators carry b_T c_011 w and b_T c_101 w (P16) while its
+ *  denominator is only bounded below by max(|v_s|, b_T |w|), so with d > 0 the force can exceed
+ *  mu N, by at most a factor 1 + (3 pi/32) d (measured: 1.0855 at d = 1). The exact model never
+ *  does. Power is still dissipative (P2). */
 pfWrench pf_hertz_disk_pade(double radius, double mu, double normal_force, double d, pfTwist t,
                             pfTwist rolling, double eps_t, double eps_r);
 
@@ -182,17 +187,17 @@ typedef enum pfModel {
 
 /// Geometry and pressure model of one contact patch. Get defaults from pf_default_patch_def().
 typedef struct pfPatchDef {
-    pfPatchShape shape;  ///< required; PF_PATCH_NONE is rejected
-    pfModel model;       ///< exact or Padé (Hertzian disk only)
-    double length;       ///< rectangle extent along x [m], > 0
-    double width;        ///< rectangle extent along y [m], > 0
-    double radius;       ///< disk radius / Hertz contact radius a [m], > 0
-    int vertex_count;    ///< polygon: 3..PF_POLYGON_MAX_VERTICES
+    pfPatchShape shape;                           ///< required; PF_PATCH_NONE is rejected
+    pfModel model;                                ///< exact or Padé (Hertzian disk only)
+    double length;                                ///< rectangle extent along x [m], > 0
+    double width;                                 ///< rectangle extent along y [m], > 0
+    double radius;                                ///< disk radius / Hertz contact radius a [m], > 0
+    int vertex_count;                             ///< polygon: 3..PF_POLYGON_MAX_VERTICES
     double vertices[2 * PF_POLYGON_MAX_VERTICES]; ///< polygon vertices x0,y0,x1,y1.. CCW [m]
-    double rolling_d;    ///< Hertz: rolling-resistance pressure shift d, in [0, 1] (P14)
-    double eps_t;        ///< Hertz: regularisation of P15/P17 [1/s], >= 0 (default 0)
-    double eps_r;        ///< Hertz: regularisation of the rolling direction [1/s], >= 0 (default 0)
-    pfPadeParams pade;   ///< Hertz + PF_MODEL_PADE: approximant parameters (default published)
+    double rolling_d;  ///< Hertz: rolling-resistance pressure shift d, in [0, 1] (P14)
+    double eps_t;      ///< Hertz: regularisation of P15/P17 [1/s], >= 0 (default 0)
+    double eps_r;      ///< Hertz: regularisation of the rolling direction [1/s], >= 0 (default 0)
+    pfPadeParams pade; ///< Hertz + PF_MODEL_PADE: approximant parameters (default published)
 } pfPatchDef;
 
 /// Defaults: shape unset, exact model, zero sizes, d = 0, eps = 0, published Padé parameters.
@@ -225,28 +230,30 @@ int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err);
 
 /// Outcome of a stick test.
 typedef struct pfStickResult {
-    int sticks;            ///< 1 if the patch stays at rest, 0 if it breaks away
-    int pure_translation;  ///< 1 if the incipient motion is a translation (alpha == 0, P13)
-    double ca_x, ca_y;     ///< centre of zero acceleration in the patch frame [m] (P10), 0 if none
-    double demand;         ///< power the loads drive the incipient twist with, -xi.w* (>= 0)
-    double capacity;       ///< D(xi), what static friction can oppose (P11 / mu_s N)
-    double margin;         ///< capacity - demand (>= 0 when sticking)
-    pfTwist incipient;     ///< unit incipient twist (direction of the frictionless acceleration)
+    int sticks;           ///< 1 if the patch stays at rest, 0 if it breaks away
+    int pure_translation; ///< 1 if the incipient motion is a translation (alpha == 0, P13)
+    double ca_x, ca_y;    ///< centre of zero acceleration in the patch frame [m] (P10), 0 if none
+    double demand;        ///< power the loads drive the incipient twist with, -xi.w* (>= 0)
+    double capacity;      ///< D(xi), what static friction can oppose (P11 / mu_s N)
+    double margin;        ///< capacity - demand (>= 0 when sticking)
+    pfTwist incipient;    ///< unit incipient twist (direction of the frictionless acceleration)
+    int evaluations;      ///< patch wrench evaluations spent by the limit-set test (at most
+                          ///< PF_LIMIT_MAX_EVALS); 0 from the CA functions
 } pfStickResult;
 
 /// A free planar body resting on the patch (physics.md §2, the paper's setting).
 typedef struct pfPlanarBody {
-    double mass;       ///< [kg], > 0
-    double inertia;    ///< moment of inertia about the normal through the mass centre [kg m^2] > 0
-    double com_x;      ///< mass centre projected onto the patch plane, patch frame [m]
-    double com_y;      ///< (the normal offset does not matter for planar motion)
+    double mass;    ///< [kg], > 0
+    double inertia; ///< moment of inertia about the normal through the mass centre [kg m^2] > 0
+    double com_x;   ///< mass centre projected onto the patch plane, patch frame [m]
+    double com_y;   ///< (the normal offset does not matter for planar motion)
 } pfPlanarBody;
 
 /** CA criterion for a free planar body at rest (P10-P13). Loads: force (fx, fy) through the mass
  *  centre and moment m_g about it, everything except this patch's friction. */
 int pf_stick_planar(const pfPatchDef *def, double mu_s, double normal_force,
-                    const pfPlanarBody *body, double fx, double fy, double m_g,
-                    pfStickResult *out, pfError *err);
+                    const pfPlanarBody *body, double fx, double fy, double m_g, pfStickResult *out,
+                    pfError *err);
 
 /** Generalised CA criterion (physics.md §2): A is the 3x3 Delassus block of the patch rows
  *  (row-major, twist coordinates (vx, vy, w) at the patch centre; symmetric positive definite),
@@ -254,6 +261,50 @@ int pf_stick_planar(const pfPatchDef *def, double mu_s, double normal_force,
  *  the incipient twist xi = a_free; stick iff -xi.w* <= D(xi). A zero a_free sticks. */
 int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, const double A[9],
                      pfTwist a_free, pfStickResult *out, pfError *err);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Stick detection: the exact limit-set test (physics.md §2, "Exact static test")              */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Most patch wrench evaluations one limit-set test spends (the CA start point included).
+#define PF_LIMIT_MAX_EVALS 20
+
+/** Exact static test: does the holding wrench w* lie in the patch's limit set, i.e. is
+ *  -xi.w* <= D(xi) for every twist xi (D of pf_patch_dissipation)? The test finds the incipient
+ *  twist that minimises D(xi) under the fixed normalisation -xi.w* = 1 (a convex problem in two
+ *  unknowns). Its minimum is the factor h by which the loads can grow before the patch slips,
+ *  and the minimiser is the normal of the limit surface where the ray of the loads crosses it:
+ *  the first motion under loads that grow in proportion. Result fields:
+ *   - sticks: h >= 1;
+ *   - incipient: the minimising twist, unit in the metric |v|^2 + (w rho_g)^2 (rho_g from
+ *     pf_patch_gyration_radius), oriented so that the loads drive it (demand > 0);
+ *   - capacity = D(incipient) [N], demand = -incipient.w* [N], margin = capacity - demand [N]
+ *     (>= 0 iff sticking; capacity / demand = h, dimensionless);
+ *   - ca_x, ca_y: centre of the incipient rotation (P5) [m]; 0 with pure_translation = 1;
+ *   - evaluations: wrench evaluations spent (<= PF_LIMIT_MAX_EVALS).
+ *  holding is the friction wrench on body 1 about the patch centre that keeps the patch at rest
+ *  (fx, fy [N], mz [N m]); a zero holding wrench sticks. Every patch model is accepted; the
+ *  Hertzian disk's rolling shift and the eps regularisations are ignored (as in
+ *  pf_patch_dissipation). With mu_s * normal_force == 0 every nonzero load breaks away along the
+ *  start twist. Returns PF_OK or an error naming the bad field. */
+int pf_limit_set_test(const pfPatchDef *def, double mu_s, double normal_force, pfWrench holding,
+                      pfStickResult *out, pfError *err);
+
+/** The limit-set test for a free planar body at rest: same arguments and validation as
+ *  pf_stick_planar, holding wrench w* = -(fx, fy, m_g + ((G - c) x F)_z), search started at the
+ *  CA twist. When the CA twist is already the minimiser to rounding (pure translation or pure
+ *  spin of a centrally symmetric patch, for instance) the result is pf_stick_planar's, field for
+ *  field (evaluations aside). h is never above the CA test's capacity / demand: the limit test
+ *  sticks only if the CA test sticks. */
+int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_force,
+                          const pfPlanarBody *body, double fx, double fy, double m_g,
+                          pfStickResult *out, pfError *err);
+
+/** The limit-set test in the generalised form: same arguments and validation as
+ *  pf_stick_general, holding wrench w* = -A^-1 a_free, search started at the CA twist a_free;
+ *  a tie with the CA twist returns pf_stick_general's result (evaluations aside). */
+int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_force,
+                           const double A[9], pfTwist a_free, pfStickResult *out, pfError *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* libFuzzer harness over the core. Invariants asserted for every input:
  *  - fast path, inputs mapped onto its documented domain (PF_FAST_PATH_DOMAIN in pf_core.h:
- *    lengths 1e-100..1e100, aspect <= 1e12, finite mu N, twists up to 1e100): outputs finite, |F|
+ *    lengths 1e-100..1e100, aspect <= 1e6, finite mu N, twists up to 1e100): outputs finite, |F|
  * <= mu N (P2's bound) and friction power <= 0 (P2), for the rectangle, uniform disk, Hertz disk
  * (exact and Padé) and a convex polygon;
  *  - checked API, raw bytes as inputs (NaN, Inf, negative sizes, garbage enums): never crashes;
@@ -67,19 +67,38 @@ static double fin(double v)
 
 /* P2 with rounding: |F| <= mu N (1 + 1e-12) and power <= tiny positive slack relative to the
  * magnitudes involved. */
+static void check_wrench_bound(pfWrench w, double mu, double n, pfTwist t, double size,
+                               double bound_factor);
 static void check_wrench(pfWrench w, double mu, double n, pfTwist t, double size)
 {
+    check_wrench_bound(w, mu, n, t, size, 1.0);
+}
+
+/* bound_factor > 1 only for the Padé approximant with rolling shift d: P17's force numerator
+ * adds b_T c w with |c| <= (3 pi/32) d while its denominator is at least max(|v_s|, b_T |w|), so
+ * |T| <= 1 + (3 pi/32) d. That excess over mu N is a property of the published approximant
+ * (documented in pf_core.h), not of the exact model. */
+static void check_wrench_bound(pfWrench w, double mu, double n, pfTwist t, double size,
+                               double bound_factor)
+{
     REQUIRE(isfinite(w.fx) && isfinite(w.fy) && isfinite(w.mz));
-    double fmag = hypot(w.fx, w.fy), bound = mu * n;
+    double fmag = hypot(w.fx, w.fy), bound = mu * n * bound_factor;
     if (!(fmag <= bound * (1.0 + 1e-12) + 1e-300))
         fprintf(stderr, "fuzz_core: |F| = %.17g > mu N = %.17g for twist (%g, %g, %g), size %g\n",
                 fmag, bound, t.vx, t.vy, t.w, size);
     REQUIRE(fmag <= bound * (1.0 + 1e-12) + 1e-300);
     /* Compare in scaled units so products cannot overflow. */
+    double tm = fmax(fmax(fabs(t.vx), fabs(t.vy)), fabs(t.w));
+    if (tm > 0.0) {
+        t.vx /= tm;
+        t.vy /= tm;
+        t.w /= tm;
+    }
     double ts = fmax(fmax(fabs(t.vx), fabs(t.vy)), fabs(t.w) * size);
-    if (ts > 0.0 && bound > 0.0) {
+    /* Below ~1e-290 the wrench itself is subnormal and carries too few bits for a relative test. */
+    if (ts > 0.0 && bound > 1e-290) {
         double p = (w.fx / bound) * (t.vx / ts) + (w.fy / bound) * (t.vy / ts) +
-                   (w.mz / (bound * size)) * (t.w * size / ts);
+                   (w.mz == 0.0 ? 0.0 : w.mz / bound / size) * (t.w * size / ts);
         REQUIRE(p <= 1e-9);
     }
 }
@@ -88,20 +107,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     Reader r = {data, size};
     double a = pos(take(&r));
-    double b = a * pow(10.0, -12.0 + 24.0 * frac(take(&r))); /* aspect <= 1e12 */
+    double b = a * pow(10.0, -6.0 + 12.0 * frac(take(&r))); /* aspect <= 1e6 */
     if (b < 1e-100 || b > 1e100) b = a;
     double mu = fabs(fin(take(&r))), n = fabs(fin(take(&r)));
-    if (!isfinite(mu * n)) mu = 1.0;
+    /* Outside the domain the moments overflow: scale mu back inside. */
+    if (!isfinite(mu * n * 4.0 * fmax(a, b))) mu = 1.0 / (n * 4.0 * fmax(a, b));
+    if (!isfinite(mu * n * 4.0 * fmax(a, b))) mu = n = 1.0;
     pfTwist t = {fin(take(&r)), fin(take(&r)), fin(take(&r))};
     pfTwist roll = {fin(take(&r)), fin(take(&r)), 0.0};
     double d = frac(take(&r)), et = fabs(fin(take(&r))), er = fabs(fin(take(&r)));
 
+#ifdef PF_FUZZ_VERBOSE /* reproducer builds: print the mapped inputs */
+    fprintf(stderr,
+            "a=%.17g b=%.17g mu=%.17g n=%.17g t=(%.17g,%.17g,%.17g) roll=(%.17g,%.17g) "
+            "d=%.17g et=%.17g er=%.17g\n",
+            a, b, mu, n, t.vx, t.vy, t.w, roll.vx, roll.vy, d, et, er);
+#endif
     check_wrench(pf_rect_friction(a, b, mu, n, t), mu, n, t, 0.5 * hypot(a, b));
     double mm = pf_rect_max_moment(a, b, mu, n, t.vx, t.vy);
-    REQUIRE(isfinite(mm) && mm >= 0.0);
+    /* P11 is mu N times a distance: it may overflow to +inf only when that product does. */
+    REQUIRE(mm >= 0.0 && (isfinite(mm) || !isfinite(mu * n * (hypot(a, b) + hypot(t.vx, t.vy)))));
     check_wrench(pf_disk_friction(a, mu, n, t), mu, n, t, a);
     check_wrench(pf_hertz_disk_friction(a, mu, n, d, t, roll, et, er), mu, n, t, a);
-    check_wrench(pf_hertz_disk_pade(a, mu, n, d, t, roll, et, er), mu, n, t, a);
+    check_wrench_bound(pf_hertz_disk_pade(a, mu, n, d, t, roll, et, er), mu, n, t, a,
+                       1.0 + 3.0 * 3.14159265358979323846 / 32.0 * d);
     double hex[12];
     for (int k = 0; k < 6; ++k) {
         hex[2 * k] = a * cos(k * 1.0471975511965976);
@@ -131,10 +160,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (s == PF_OK) {
         double sz;
         REQUIRE(pf_patch_gyration_radius(&def, &sz, NULL) == PF_OK);
-        check_wrench(w, rmu, rn, rt, sz);
+        double bf = (def.shape == PF_PATCH_HERTZ_DISK && def.model == PF_MODEL_PADE)
+                        ? 1.0 + 3.0 * 3.14159265358979323846 / 32.0 * def.rolling_d
+                        : 1.0;
+        check_wrench_bound(w, rmu, rn, rt, sz, bf);
         double D;
-        REQUIRE(pf_patch_dissipation(&def, rmu, rn, rt, &D, NULL) == PF_OK);
-        REQUIRE(isfinite(D) && D >= 0.0);
+        int ds = pf_patch_dissipation(&def, rmu, rn, rt, &D, NULL);
+        /* D is degree 1 in the twist: a huge twist times a huge force may overflow, reported. */
+        REQUIRE(ds == PF_ERR_RANGE || (ds == PF_OK && isfinite(D) && D >= 0.0));
         pfPlanarBody body = {fabs(take(&raw)), fabs(take(&raw)), take(&raw), take(&raw)};
         pfStickResult st;
         int ss = pf_stick_planar(&def, rmu, rn, &body, rt.vx, rt.vy, rt.w, &st, &e);
