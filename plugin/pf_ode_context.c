@@ -36,6 +36,7 @@ pfOdeMaterial pf_ode_default_material(void)
     m.hertz_radius = 0.0;
     m.youngs_modulus = 2.1e11;
     m.poisson_ratio = 0.3;
+    m.criterion = PF_ODE_CRITERION_CA;
     return m;
 }
 
@@ -79,6 +80,11 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     if (m->mode != PF_ODE_MODE_EXACT && m->mode != PF_ODE_MODE_PADE &&
         m->mode != PF_ODE_MODE_STOCK) {
         set_err(err, PF_ERR_SHAPE, "mode", "%s = %g is not a pfOdeMode", (double)m->mode);
+        return PF_ERR_SHAPE;
+    }
+    if (m->criterion != PF_ODE_CRITERION_CA && m->criterion != PF_ODE_CRITERION_LIMIT) {
+        set_err(err, PF_ERR_SHAPE, "criterion", "%s = %g is not a pfOdeCriterion (ca or limit)",
+                (double)m->criterion);
         return PF_ERR_SHAPE;
     }
     if (m->source != PF_ODE_PATCH_AUTO && m->source != PF_ODE_PATCH_FIXED) {
@@ -255,6 +261,11 @@ void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMat
     out->eps_t = fmax(a->eps_t, b->eps_t);
     out->eps_r = fmax(a->eps_r, b->eps_r);
     out->stock_spin_rho = fmax(a->stock_spin_rho, b->stock_spin_rho);
+    /* the exact test is the stricter one (it sticks only if CA sticks): it wins */
+    out->criterion =
+        (a->criterion == PF_ODE_CRITERION_LIMIT || b->criterion == PF_ODE_CRITERION_LIMIT)
+            ? PF_ODE_CRITERION_LIMIT
+            : PF_ODE_CRITERION_CA;
 }
 
 /* ---- pairs ---------------------------------------------------------------------------------- */

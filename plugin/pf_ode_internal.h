@@ -13,6 +13,7 @@ typedef struct pfOdePairMaterial {
     double hertz_radius; ///< given a [m], 0 = compute
     double e_star;       ///< combined modulus E* [Pa]
     double rolling_d, eps_t, eps_r, stock_spin_rho;
+    pfOdeCriterion criterion; ///< stick test: CA, or LIMIT if either material asks for it
 } pfOdePairMaterial;
 
 /// Patch geometry found from the contacts (before the normal force is known).

@@ -686,7 +686,10 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     if (p->def.shape == PF_PATCH_DISK || p->def.shape == PF_PATCH_HERTZ_DISK)
         info->radius = p->def.radius;
 
-    /* stick test (P10-P13 for a free body, generalised holding-wrench form otherwise) */
+    /* stick test (P10-P13 for a free body, generalised holding-wrench form otherwise): the CA
+     * criterion, or with criterion = LIMIT the exact limit-set test (pf_core_limit.c) on the same
+     * loads, which also gives the incipient twist a breakaway starts along */
+    const int limit = p->mat.criterion == PF_ODE_CRITERION_LIMIT;
     pfOdePatchState prev = p->fresh ? PF_ODE_STATE_NONE : p->state;
     pfOdePatchState next = PF_ODE_STATE_SLIP;
     pfTwist xi = tw;
@@ -707,8 +710,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             /* a body on the static world with no joint restricting it: P10-P13 as written */
             double j1 = axial_inertia(b1, &m1, n);
             pfPlanarBody body = {m1.mass, j1, pf_ode_dot(G1, x), pf_ode_dot(G1, y)};
-            st = pf_stick_planar(&p->def, mu_s, N, &body, pf_ode_dot(f1, x), pf_ode_dot(f1, y),
-                                 pf_ode_dot(t1v, n), &res, NULL);
+            double lfx = pf_ode_dot(f1, x), lfy = pf_ode_dot(f1, y), lmz = pf_ode_dot(t1v, n);
+            st = limit ? pf_stick_planar_limit(&p->def, mu_s, N, &body, lfx, lfy, lmz, &res, NULL)
+                       : pf_stick_planar(&p->def, mu_s, N, &body, lfx, lfy, lmz, &res, NULL);
         } else {
             /* generalised form: A and a_free given the other constraints (see bodymodel) */
             double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
@@ -716,7 +720,8 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             if (dyn2) model_patch_block(&bm2, p, f2, t2v, -1.0, A, af, araw);
             regularise_block(A, af, araw, rho_g);
             pfTwist a_free = {af[0], af[1], af[2]};
-            st = pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
+            st = limit ? pf_stick_general_limit(&p->def, mu_s, N, A, a_free, &res, NULL)
+                       : pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
         }
         if (st == PF_OK) {
             info->stick_margin = res.margin;
@@ -733,7 +738,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
                 next = PF_ODE_STATE_STICK;
             } else {
                 next = PF_ODE_STATE_SLIP;
-                xi = res.incipient; /* breakaway: rotation about CA (P10) or translation */
+                /* breakaway: rotation about CA (P10) or translation; with LIMIT the minimising
+                 * twist (the limit surface's normal where the loads leave the limit set) */
+                xi = res.incipient;
             }
         }
     }

@@ -66,7 +66,7 @@ typedef enum pfOdePatchSource {
 /// Two geoms in contact combine as: mu = sqrt(mu_a * mu_b) (both coefficients); mode = STOCK if
 /// either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E;
 /// rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch
-/// wins over AUTO (the first geom's if both are FIXED).
+/// wins over AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.
 typedef struct pfOdeMaterial {
     double mu_s;              ///< static coefficient, finite, >= 0 (default 0.5)
     double mu_k;              ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
@@ -83,6 +83,8 @@ typedef struct pfOdeMaterial {
     double stock_spin_rho;    ///< STOCK only: dContactRolling spin coefficient (rhoN, a length
                               ///< [m] times the normal force), >= 0; 0 (default) = no spin row
     pfOdeCriterion criterion; ///< stick test: CA (default) or the exact limit-set test
+                              ///< (pf_stick_*_limit); with LIMIT a breakaway starts along the
+                              ///< minimising twist. Other values are rejected (PF_ERR_SHAPE)
 } pfOdeMaterial;
 
 /// Defaults: mu_s = mu_k = 0.5, exact mode, automatic patch, computed Hertz radius for steel.
@@ -175,7 +177,8 @@ typedef struct pfOdePatchInfo {
     int has_cr;          ///< 1 if cr is defined (w != 0)
     double cr[2];        ///< centre of rotation in the patch frame (P5) [m]
     int has_ca;          ///< 1 if ca is defined (stick test with alpha != 0)
-    double ca[2];        ///< centre of zero acceleration in the patch frame (P10) [m]
+    double ca[2];        ///< centre of zero acceleration in the patch frame (P10) [m]; with the
+                         ///< LIMIT criterion the centre of the minimising incipient rotation
     double stick_margin; ///< capacity - demand of the last stick test (P12) [W per unit]
     double drift;        ///< stick: distance from the anchor before the step [m]
 } pfOdePatchInfo;
