@@ -275,6 +275,25 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     }
 }
 
+/* GLFW key of a character of --set keys=... (0 if none). */
+static int key_of_char(char c)
+{
+    if (c >= 'a' && c <= 'z') return GLFW_KEY_A + (c - 'a');
+    if (c >= 'A' && c <= 'Z') return GLFW_KEY_A + (c - 'A');
+    switch (c) {
+    case ' ':
+        return GLFW_KEY_SPACE;
+    case '.':
+        return GLFW_KEY_PERIOD;
+    case '+':
+        return GLFW_KEY_EQUAL;
+    case '-':
+        return GLFW_KEY_MINUS;
+    default:
+        return 0;
+    }
+}
+
 static void on_mouse_button(GLFWwindow *w, int button, int action, int mods)
 {
     (void)mods;
@@ -497,7 +516,8 @@ static void draw_global_hud(Viewer *v, int win_w, int win_h)
                            "CR centre of rotation, CA centre of zero acceleration.";
         float hw = pfv_text_width(2.0f, help) + 30.0f, hh = 10 * PFV_FONT_LINE * 2.0f + 30.0f;
         float hx = 0.5f * ((float)win_w - hw), hy = 0.5f * ((float)win_h - hh);
-        pfv_rect(hx, hy, hw, hh, col_panel);
+        const float opaque[4] = {col_panel[0], col_panel[1], col_panel[2], 0.92f};
+        pfv_rect(hx, hy, hw, hh, opaque);
         text_rgb(hx + 15.0f, hy + 15.0f, 2.0f, col_text, help);
     }
 }
@@ -595,8 +615,16 @@ int pf_viewer_main(pfCliOptions *o)
         return 2;
     }
     v->split = view && !strcmp(view, "split");
+    const char *keys = pf_cli_set_string(o, "keys");
+    for (const char *k = keys; k && *k; ++k)
+        if (!key_of_char(*k)) {
+            fprintf(stderr,
+                    "pf-demo: --set keys=%s: no key for '%c' (use space . s r + - f v c h)\n", keys,
+                    *k);
+            return 2;
+        }
     for (int i = 0; i < o->nset; ++i)
-        if (strcmp(o->set_key[i], "view")) {
+        if (strcmp(o->set_key[i], "view") && strcmp(o->set_key[i], "keys")) {
             v->params[v->nparams].key = o->set_key[i];
             v->params[v->nparams].value = o->set_val[i];
             v->nparams++;
@@ -664,9 +692,12 @@ int pf_viewer_main(pfCliOptions *o)
         double now = glfwGetTime(), real = fmin(now - last, 0.1);
         last = now;
         long steps = 0;
-        if (o->screenshot) {
+        /* scripted key presses (--set keys=...), one per frame from the second frame on */
+        if (keys && frame >= 1 && (size_t)(frame - 1) < strlen(keys))
+            on_key(v->win, key_of_char(keys[frame - 1]), 0, GLFW_PRESS, 0);
+        if (o->screenshot && !v->paused) {
             v->acc += shot_step * v->speed;
-        } else if (!v->paused) {
+        } else if (!o->screenshot && !v->paused) {
             v->acc += real * v->speed;
         }
         if (v->acc > 0.0) {
@@ -677,7 +708,7 @@ int pf_viewer_main(pfCliOptions *o)
         if (v->step_once) steps = 1, v->step_once = 0;
         if (steps > 0) step_all(v, steps);
         follow_bodies(v, o->screenshot ? 1.0 : 0.1);
-        if (v->status[0] && now > v->status_until) v->status[0] = '\0';
+        if (v->status[0] && !o->screenshot && now > v->status_until) v->status[0] = '\0';
         render(v);
         frame++;
         if (o->screenshot && frame >= o->frames) {

@@ -16,7 +16,10 @@
 #include "pf_demo_cli.h"
 
 /** Open the viewer for o->scene (a pf_scene.h scene) with o's case, friction mode, --dt and
- *  --set keys. The viewer's own --set key: view=single|split (side-by-side from the start).
+ *  --set keys. The viewer's own --set keys: view=single|split (side-by-side from the start) and
+ *  keys=STRING, key presses replayed one per frame from the second frame (letters, space, '.',
+ *  '+', '-'; e.g. keys=vf: side by side with Pade on the patch side; keys=h: the help), for
+ *  screenshots and tests of the key bindings.
  *  With o->screenshot: render o->frames frames (1/60 s of simulated time each, or
  *  --duration / frames if --duration is given), write the PNG and return. Prints errors to
  *  stderr. Returns the process exit code: 0, 1 (runtime failure), 2 (bad arguments). */

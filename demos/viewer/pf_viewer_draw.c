@@ -547,9 +547,10 @@ void pfv_draw_patch(const pfvCamera *c, const pfOdePatchInfo *p, double len, pfv
         arrow(base, dir, 0.35 * size, pfv_col_moment);
         pfv_label(labels, c, base, pfv_col_moment, "M");
     }
-    /* CR and CA, if defined and not too far out (CR runs off to infinity as w -> 0) */
+    /* CR and CA, if defined and not too far out (CR runs off to infinity as w -> 0; a stuck
+     * patch's CR comes from round-off velocities and is not drawn) */
     const double far = 25.0 * size;
-    if (p->has_cr && hypot(p->cr[0], p->cr[1]) < far) {
+    if (p->has_cr && p->state != PF_ODE_STATE_STICK && hypot(p->cr[0], p->cr[1]) < far) {
         patch_point(p->centre, ex, ey, p->cr[0], p->cr[1], w);
         glColor3fv(pfv_col_cr);
         glLineWidth(3.0f);
