@@ -432,6 +432,7 @@ static void draw_hud(Viewer *v, const Side *sd, int x0, int y0, int w, int h,
         static const char *const tags[3] = {"1: ", "2: ", "3: "};
         const char *tag = np > 1 ? tags[i] : "";
         double F = hypot(p.wrench.fx, p.wrench.fy);
+        if (F < 1e-9 * fabs(N)) F = 0.0; /* round-off of a resting patch */
         if (p.state == PF_ODE_STATE_STOCK && F == 0.0 && M == 0.0) /* adapter reports N only */
             snprintf(line[nl++], sizeof line[0], "%s%-5s N=%.4g N  |F|, M: not reported", tag,
                      state_name(p.state), N);
