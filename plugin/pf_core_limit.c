@@ -354,7 +354,8 @@ int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_forc
 {
     pfStickResult ca;
     int s = pf_stick_planar(def, mu_s, normal_force, body, fx, fy, m_g, &ca, err);
-    if (s != PF_OK) return s; /* validates everything, out included */
+    if (s != PF_OK) return s; /* validates every input */
+    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
     double rho_g;
     if ((s = pf_patch_gyration_radius(def, &rho_g, err)) != PF_OK) return s;
     /* load L = (F, M_c), M_c = m_g + ((G - c) x F)_z with c the origin (pf_core_stick.c) */
@@ -372,7 +373,8 @@ int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_for
 {
     pfStickResult ca;
     int s = pf_stick_general(def, mu_s, normal_force, A, a_free, &ca, err);
-    if (s != PF_OK) return s; /* validates everything: A symmetric positive definite */
+    if (s != PF_OK) return s; /* validates every input: A symmetric positive definite */
+    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
     double rho_g;
     if ((s = pf_patch_gyration_radius(def, &rho_g, err)) != PF_OK) return s;
     double as = fmax(fmax(fabs(a_free.vx), fabs(a_free.vy)), fabs(a_free.w) * rho_g);
