@@ -34,6 +34,7 @@
 #include "pf_core_internal.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Forward-difference step of the initial Hessian, relative to |z|: the gradient is accurate to
@@ -55,6 +56,11 @@
 /* Sufficient decrease (Armijo) and the most backtracking halvings per iteration. */
 #define PF_LIMIT_ARMIJO 1e-4
 #define PF_LIMIT_BACKTRACKS 4
+/* A reaction whose part independent of the previous ones is below this fraction of it adds no
+ * restriction (it is dropped). */
+#define PF_LIMIT_DEPENDENT 1e-9
+/* A load whose part not carried by the reactions is below this fraction of it drives nothing. */
+#define PF_LIMIT_CARRIED 1e-12
 /* A start twist whose demand is below this fraction of |z||L| lies nearly in the plane at
  * infinity: start at the load direction instead. */
 #define PF_LIMIT_START_MIN 1e-6
@@ -64,7 +70,8 @@ typedef struct limit_search {
     double rho_g;    /* [m] */
     double l[3];     /* load (Lx, Ly, Lz / rho_g) / its largest component */
     double z0[3];    /* l / |l|^2, the point of the plane z.l = 1 nearest the origin */
-    double e[2][3];  /* orthonormal basis of the plane's directions (perpendicular to l) */
+    double e[2][3];  /* orthonormal basis of the search directions (zero rows beyond dim) */
+    int dim;         /* 2, or fewer when reactions restrict the allowed twists */
     int evals, max_evals;
 } limit_search;
 
@@ -113,10 +120,12 @@ static void run_search(limit_search *ls, double s[2], double *f_start, double *f
     *f_start = *f_best = f;
     double sb[2] = {s[0], s[1]}, fb = f;
 
-    /* Initial Hessian: forward differences of the exact gradient along both plane axes. */
-    double hs = PF_LIMIT_FD_STEP * norm3(z), gj[2][2], H[3]; /* H = [[H0, H1], [H1, H2]] */
+    /* Initial Hessian: forward differences of the exact gradient along the search axes (unit
+     * curvature on unused axes, whose gradient is identically zero). */
+    double hs = PF_LIMIT_FD_STEP * norm3(z), gj[2][2] = {{0.0, 0.0}, {0.0, 0.0}};
+    double H[3] = {1.0, 0.0, 1.0}; /* H = [[H0, H1], [H1, H2]] */
     int ok = 1;
-    for (int j = 0; j < 2 && ok; ++j) {
+    for (int j = 0; j < ls->dim && ok; ++j) {
         double sj[2] = {s[0], s[1]}, fj, zj[3];
         sj[j] += hs;
         ok = eval_at(ls, sj, &fj, gj[j], zj);
@@ -126,8 +135,8 @@ static void run_search(limit_search *ls, double s[2], double *f_start, double *f
             sb[1] = sj[1];
         }
     }
-    if (ok) {
-        H[0] = (gj[0][0] - g[0]) / hs;
+    if (ok && ls->dim >= 1) H[0] = (gj[0][0] - g[0]) / hs;
+    if (ok && ls->dim == 2) {
         H[2] = (gj[1][1] - g[1]) / hs;
         H[1] = 0.5 * ((gj[0][1] - g[1]) + (gj[1][0] - g[0])) / hs;
     }
@@ -224,12 +233,14 @@ static void fill_result(const limit_search *ls, const double z[3], double d1, do
     *out = r;
 }
 
-/* The shared test. load = L / load_scale (physical units N, N, N m), start = a twist the loads
- * drive (any scale; zero for none), ca = the CA result to return on a tie (NULL for none),
- * extra_evals = evaluations already spent by the caller. */
+/* The shared test. load = L / load_scale (physical units N, N, N m), reactions = wrenches the
+ * other constraints supply (the allowed twists do no work on them; validated, may be NULL with
+ * count 0), start = a twist the loads drive (any scale; zero for none), ca = the CA result to
+ * return on a tie (NULL for none), extra_evals = evaluations already spent by the caller. */
 static int limit_core(const pfPatchDef *def, double mu_s, double normal_force, double rho_g,
-                      const double load[3], double load_scale, pfTwist start,
-                      const pfStickResult *ca, int extra_evals, pfStickResult *out, pfError *err)
+                      const double load[3], double load_scale, const pfWrench *reactions,
+                      int reaction_count, pfTwist start, const pfStickResult *ca, int extra_evals,
+                      pfStickResult *out, pfError *err)
 {
     limit_search ls;
     memset(&ls, 0, sizeof ls);
@@ -261,35 +272,94 @@ static int limit_core(const pfPatchDef *def, double mu_s, double normal_force, d
     double mu_n = mu_s * normal_force;
     for (int k = 0; k < 3; ++k)
         ls.l[k] = lt[k] / lmax;
-    double l2 = dot3(ls.l, ls.l);
-    for (int k = 0; k < 3; ++k)
-        ls.z0[k] = ls.l[k] / l2;
-    /* basis of l-perp: cross l with the coordinate axis least aligned with it */
-    int ax = 0;
-    for (int k = 1; k < 3; ++k)
-        if (fabs(ls.l[k]) < fabs(ls.l[ax])) ax = k;
-    double a[3] = {0.0, 0.0, 0.0};
-    a[ax] = 1.0;
-    double *e0 = ls.e[0], *e1 = ls.e[1];
-    e0[0] = ls.l[1] * a[2] - ls.l[2] * a[1];
-    e0[1] = ls.l[2] * a[0] - ls.l[0] * a[2];
-    e0[2] = ls.l[0] * a[1] - ls.l[1] * a[0];
-    double n0 = norm3(e0);
-    for (int k = 0; k < 3; ++k)
-        e0[k] /= n0;
-    double ln = sqrt(l2);
-    e1[0] = (ls.l[1] * e0[2] - ls.l[2] * e0[1]) / ln;
-    e1[1] = (ls.l[2] * e0[0] - ls.l[0] * e0[2]) / ln;
-    e1[2] = (ls.l[0] * e0[1] - ls.l[1] * e0[0]) / ln;
 
-    /* start on the plane: the given twist scaled to unit demand, else the load direction */
+    /* Allowed twists: z.r = 0 for every reaction r (normalised like the load; orthonormalised,
+     * dependent ones dropped). The load's part along the reactions is carried by the other
+     * constraints: only lp, the rest, drives allowed twists (z.l = z.lp for allowed z). */
+    double rb[3][3], lp[3] = {ls.l[0], ls.l[1], ls.l[2]};
+    int nr = 0;
+    for (int i = 0; i < reaction_count; ++i) {
+        double rt[3] = {reactions[i].fx, reactions[i].fy, reactions[i].mz / rho_g};
+        double rm = fmax(fmax(fabs(rt[0]), fabs(rt[1])), fabs(rt[2]));
+        if (!(rm > 0.0)) continue;
+        for (int k = 0; k < 3; ++k)
+            rt[k] /= rm;
+        double n_in = norm3(rt);
+        for (int q = 0; q < nr; ++q) {
+            double c = dot3(rt, rb[q]);
+            for (int k = 0; k < 3; ++k)
+                rt[k] -= c * rb[q][k];
+        }
+        double n_out = norm3(rt);
+        if (!(n_out > PF_LIMIT_DEPENDENT * n_in)) continue;
+        for (int k = 0; k < 3; ++k)
+            rb[nr][k] = rt[k] / n_out;
+        ++nr;
+    }
+    for (int q = 0; q < nr; ++q) {
+        double c = dot3(ls.l, rb[q]);
+        for (int k = 0; k < 3; ++k)
+            lp[k] -= c * rb[q][k];
+    }
+    double l2 = dot3(lp, lp), ln = sqrt(l2);
+    if (!(ln > PF_LIMIT_CARRIED * norm3(ls.l))) {
+        /* the other constraints carry the whole load: nothing drives an allowed twist */
+        memset(out, 0, sizeof *out);
+        out->sticks = 1;
+        out->evaluations = extra_evals;
+        return PF_OK;
+    }
+    /* the search set: z0 + span(e), z0 = lp / |lp|^2 (allowed, unit demand, nearest the origin) */
+    for (int k = 0; k < 3; ++k)
+        ls.z0[k] = lp[k] / l2;
+    ls.dim = 2 - nr;
+    double *e0 = ls.e[0], *e1 = ls.e[1];
+    if (ls.dim == 2) {
+        /* lp-perp: cross lp with the coordinate axis least aligned with it */
+        int ax = 0;
+        for (int k = 1; k < 3; ++k)
+            if (fabs(lp[k]) < fabs(lp[ax])) ax = k;
+        double a[3] = {0.0, 0.0, 0.0};
+        a[ax] = 1.0;
+        e0[0] = lp[1] * a[2] - lp[2] * a[1];
+        e0[1] = lp[2] * a[0] - lp[0] * a[2];
+        e0[2] = lp[0] * a[1] - lp[1] * a[0];
+    } else if (ls.dim == 1) {
+        /* perpendicular to both lp and the reaction */
+        e0[0] = lp[1] * rb[0][2] - lp[2] * rb[0][1];
+        e0[1] = lp[2] * rb[0][0] - lp[0] * rb[0][2];
+        e0[2] = lp[0] * rb[0][1] - lp[1] * rb[0][0];
+    }
+    if (ls.dim >= 1) {
+        double n0 = norm3(e0);
+        for (int k = 0; k < 3; ++k)
+            e0[k] /= n0;
+    }
+    if (ls.dim == 2) {
+        e1[0] = (lp[1] * e0[2] - lp[2] * e0[1]) / ln;
+        e1[1] = (lp[2] * e0[0] - lp[0] * e0[2]) / ln;
+        e1[2] = (lp[0] * e0[1] - lp[1] * e0[0]) / ln;
+    }
+
+    /* start: the given twist made allowed and scaled to unit demand, else z0. The CA result
+     * stands for the start only if the start is used as given (not moved into the allowed
+     * twists): otherwise it is not returned on a tie. */
     double zs[3] = {start.vx, start.vy, start.w * rho_g}, s[2] = {0.0, 0.0};
-    double zsn = norm3(zs), ds = dot3(zs, ls.l);
+    double zs_in = norm3(zs);
+    for (int q = 0; q < nr; ++q) {
+        double c = dot3(zs, rb[q]);
+        for (int k = 0; k < 3; ++k)
+            zs[k] -= c * rb[q][k];
+    }
+    double zsn = norm3(zs), ds = dot3(zs, lp);
     if (isfinite(zsn) && zsn > 0.0 && ds > PF_LIMIT_START_MIN * zsn * ln) {
         for (int k = 0; k < 3; ++k)
             zs[k] /= ds;
         s[0] = dot3(zs, e0);
         s[1] = dot3(zs, e1);
+        if (!(zsn >= (1.0 - PF_LIMIT_TIE) * zs_in)) ca = NULL;
+    } else {
+        ca = NULL;
     }
     double s0[2] = {s[0], s[1]};
 
@@ -345,7 +415,7 @@ int pf_limit_set_test(const pfPatchDef *def, double mu_s, double normal_force, p
     if (!(ls > 0.0)) ls = 1.0;
     double load[3] = {-holding.fx / ls, -holding.fy / ls, -holding.mz / ls};
     pfTwist none = {0.0, 0.0, 0.0};
-    return limit_core(def, mu_s, normal_force, rho_g, load, ls, none, NULL, 0, out, err);
+    return limit_core(def, mu_s, normal_force, rho_g, load, ls, NULL, 0, none, NULL, 0, out, err);
 }
 
 int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_force,
@@ -365,16 +435,33 @@ int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_forc
     fy /= ls;
     m_g /= ls;
     double load[3] = {fx, fy, m_g + body->com_x * fy - body->com_y * fx};
-    return limit_core(def, mu_s, normal_force, rho_g, load, ls, ca.incipient, &ca, 1, out, err);
+    return limit_core(def, mu_s, normal_force, rho_g, load, ls, NULL, 0, ca.incipient, &ca, 1, out,
+                      err);
 }
 
 int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_force,
-                           const double A[9], pfTwist a_free, pfStickResult *out, pfError *err)
+                           const double A[9], pfTwist a_free, const pfWrench *reactions,
+                           int reaction_count, pfStickResult *out, pfError *err)
 {
     pfStickResult ca;
     int s = pf_stick_general(def, mu_s, normal_force, A, a_free, &ca, err);
     if (s != PF_OK) return s; /* validates every input: A symmetric positive definite */
     if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
+    if (reaction_count < 0 || reaction_count > 3)
+        return pf_error_set(err, PF_ERR_RANGE, "reaction_count",
+                            "reaction_count = %d must be in [0, 3]", reaction_count);
+    if (reaction_count > 0 && !reactions)
+        return pf_error_set(err, PF_ERR_NULL, "reactions",
+                            "reactions is NULL with reaction_count = %d", reaction_count);
+    for (int i = 0; i < reaction_count; ++i) {
+        char field[40];
+        const double c[3] = {reactions[i].fx, reactions[i].fy, reactions[i].mz};
+        static const char *const name[3] = {"fx", "fy", "mz"};
+        for (int k = 0; k < 3; ++k) {
+            snprintf(field, sizeof field, "reactions[%d].%s", i, name[k]);
+            if ((s = pf_check_finite(err, field, c[k])) != PF_OK) return s;
+        }
+    }
     double rho_g;
     if ((s = pf_patch_gyration_radius(def, &rho_g, err)) != PF_OK) return s;
     double as = fmax(fmax(fabs(a_free.vx), fabs(a_free.vy)), fabs(a_free.w) * rho_g);
@@ -400,5 +487,6 @@ int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_for
             sum -= l[k][i] * x[k];
         x[i] = sum / l[i][i];
     }
-    return limit_core(def, mu_s, normal_force, rho_g, x, as, ca.incipient, &ca, 1, out, err);
+    return limit_core(def, mu_s, normal_force, rho_g, x, as, reactions, reaction_count,
+                      ca.incipient, &ca, 1, out, err);
 }

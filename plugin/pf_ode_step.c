@@ -489,9 +489,14 @@ static void jacobi3(const double *Ain, double *l, double *V)
  * in coordinates (vx, vy, L w) (L the patch's radius of gyration, so the three are commensurate)
  * drop a's components along forbidden directions and give those directions the largest
  * eigenvalue. a^T A^-1 a and the incipient twist are unchanged on the allowed subspace (it is
- * the pseudo-inverse). */
-static void regularise_block(double *A, double *a, const double *araw, double L)
+ * the pseudo-inverse). The forbidden directions are also returned as reaction wrenches for the
+ * limit-set test (pf_stick_general_limit), which must search the allowed twists only: a
+ * forbidden eigenvector v in those coordinates is the wrench (v0, v1, L v2), the allowed twists
+ * being those that do no work on it. */
+static void regularise_block(double *A, double *a, const double *araw, double L,
+                             pfWrench *reactions, int *reaction_count)
 {
+    *reaction_count = 0;
     double S[3] = {1.0, 1.0, L};
     double As[9], as[3], l[3], V[9];
     for (int i = 0; i < 3; ++i) {
@@ -506,6 +511,10 @@ static void regularise_block(double *A, double *a, const double *araw, double L)
     double ap[3] = {0, 0, 0}, An[9] = {0};
     for (int e = 0; e < 3; ++e) {
         int keep = !none && l[e] > PF_ODE_NULL_EIGEN * lmax;
+        if (!keep) {
+            pfWrench r = {V[e], V[3 + e], L * V[6 + e]};
+            reactions[(*reaction_count)++] = r;
+        }
         double c = 0.0;
         for (int i = 0; i < 3; ++i)
             c += V[3 * i + e] * as[i];
@@ -718,10 +727,13 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
             model_patch_block(&bm1, p, f1, t1v, 1.0, A, af, araw);
             if (dyn2) model_patch_block(&bm2, p, f2, t2v, -1.0, A, af, araw);
-            regularise_block(A, af, araw, rho_g);
+            pfWrench reac[3];
+            int nreac = 0;
+            regularise_block(A, af, araw, rho_g, reac, &nreac);
             pfTwist a_free = {af[0], af[1], af[2]};
-            st = limit ? pf_stick_general_limit(&p->def, mu_s, N, A, a_free, &res, NULL)
-                       : pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
+            st = limit
+                     ? pf_stick_general_limit(&p->def, mu_s, N, A, a_free, reac, nreac, &res, NULL)
+                     : pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
         }
         if (st == PF_OK) {
             info->stick_margin = res.margin;

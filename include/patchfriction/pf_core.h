@@ -300,11 +300,20 @@ int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_forc
                           const pfPlanarBody *body, double fx, double fy, double m_g,
                           pfStickResult *out, pfError *err);
 
-/** The limit-set test in the generalised form: same arguments and validation as
- *  pf_stick_general, holding wrench w* = -A^-1 a_free, search started at the CA twist a_free;
- *  a tie with the CA twist returns pf_stick_general's result (evaluations aside). */
+/** The limit-set test in the generalised form: A, a_free as for pf_stick_general (same
+ *  validation), holding wrench w* = -A^-1 a_free, search started at the CA twist a_free; a tie
+ *  with the CA twist returns pf_stick_general's result (evaluations aside).
+ *  reactions: reaction_count (0..3) wrench directions (fx, fy [N], mz [N m]; scale irrelevant)
+ *  that other constraints on the bodies (joints) supply without limit; NULL with count 0. Those
+ *  constraints allow only the twists that do no work on them (xi.r = 0), so the search is
+ *  restricted to those twists and the load's part along the reactions is theirs to carry.
+ *  Without this a body on a hinge would be tested against motions the hinge forbids. With a
+ *  single allowed direction the test is the CA test (a_free is that direction). Reactions that
+ *  are zero or depend on earlier ones are ignored; bad counts or non-finite components are
+ *  rejected naming the field. */
 int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_force,
-                           const double A[9], pfTwist a_free, pfStickResult *out, pfError *err);
+                           const double A[9], pfTwist a_free, const pfWrench *reactions,
+                           int reaction_count, pfStickResult *out, pfError *err);
 
 #ifdef __cplusplus
 }

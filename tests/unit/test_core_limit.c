@@ -230,7 +230,7 @@ START_TEST(test_pure_translation_and_spin_agree_exactly)
             if (f != 1.0) ck_assert_int_eq(lim.sticks, f < 1.0);
             pfTwist a = {fx / mass, fy / mass, 0.0};
             ck_assert_int_eq(pf_stick_general(d, MU_S, NF, A, a, &ca, NULL), PF_OK);
-            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, a, &lim, NULL), PF_OK);
+            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, a, NULL, 0, &lim, NULL), PF_OK);
             assert_same(&ca, &lim, what);
             /* the bare wrench form: a translation, the P13 verdict */
             pfWrench hold = {-fx, -fy, 0.0};
@@ -249,7 +249,8 @@ START_TEST(test_pure_translation_and_spin_agree_exactly)
             if (f != 1.0) ck_assert_int_eq(lim.sticks, f < 1.0);
             pfTwist as = {0.0, 0.0, mz / inertia};
             ck_assert_int_eq(pf_stick_general(d, MU_S, NF, A, as, &ca, NULL), PF_OK);
-            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, as, &lim, NULL), PF_OK);
+            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, as, NULL, 0, &lim, NULL),
+                             PF_OK);
             assert_same(&ca, &lim, what);
             pfWrench hs = {0.0, 0.0, -mz};
             ck_assert_int_eq(pf_limit_set_test(d, MU_S, NF, hs, &lim, NULL), PF_OK);
@@ -398,7 +399,7 @@ START_TEST(test_limit_never_holds_longer_than_ca)
                          A[3] * L[0] + A[4] * L[1] + A[5] * L[2],
                          A[6] * L[0] + A[7] * L[1] + A[8] * L[2]};
             pfStickResult gl;
-            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, a, &gl, NULL), PF_OK);
+            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, a, NULL, 0, &gl, NULL), PF_OK);
             ck_assert_msg(fabs(load_factor(&gl) - hl) <= GENERAL_VS_PLANAR_TOL * hl,
                           "general %.15g vs planar %.15g", load_factor(&gl), hl);
             ck_assert_int_eq(gl.sticks, lim.sticks);
@@ -415,6 +416,72 @@ START_TEST(test_limit_never_holds_longer_than_ca)
     ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, &blk, 0.0, 1.0, 0.0025, &lim, NULL),
                      PF_OK);
     ck_assert(load_factor(&lim) < (1.0 - MIN_VISIBLE_DIFF) * load_factor(&ca));
+}
+END_TEST
+
+START_TEST(test_reactions_restrict_the_search)
+{
+    /* A body under joints that allow only some motions (physics.md §2, generalised form): the
+     * joints supply the reaction wrenches r without limit and the incipient twist must do no
+     * work on them. Closed forms for three joints on the 30 x 10 mm block, an eccentric load:
+     *  - spin lock (r = pure moment): translations only, h = mu_s N / |F| (P13);
+     *  - slider along x (r = force along y, pure moment): h = mu_s N / |Fx|;
+     *  - vertical hinge at H (r = forces along x and y through H): rotation about H only,
+     *    h = M_max(H) / |M_L(H)| (P11 over the loads' moment about H). */
+    pfPatchDef d = rect_def(0.03, 0.01);
+    const double m = 0.0081, J = 6.75e-7;
+    double A[9] = {1 / m, 0, 0, 0, 1 / m, 0, 0, 0, 1 / J};
+    pfTestRng rng = pf_test_rng(76);
+    for (int i = 0; i < 50; ++i) {
+        double L[3] = {pf_test_range(&rng, -0.05, 0.05), pf_test_range(&rng, -0.05, 0.05),
+                       pf_test_range(&rng, -5e-4, 5e-4)};
+        double hx = pf_test_range(&rng, -0.02, 0.02), hy = pf_test_range(&rng, -0.01, 0.01);
+        struct {
+            const char *name;
+            int n;
+            pfWrench r[2];
+            double expect;
+        } joints[3] = {
+            {"spin lock", 1, {{0, 0, 1}, {0, 0, 0}}, MU_S * NF / hypot(L[0], L[1])},
+            {"slider x", 2, {{0, 1, 0}, {0, 0, 2.5}}, MU_S * NF / fabs(L[0])},
+            {"hinge",
+             2,
+             {{1, 0, -hy}, {0, 1, hx}},
+             pf_rect_max_moment(0.03, 0.01, MU_S, NF, hx, hy) / fabs(L[2] - hx * L[1] + hy * L[0])},
+        };
+        for (int j = 0; j < 3; ++j) {
+            /* the frictionless acceleration the joint allows: A L projected on the allowed
+             * twists is what an adapter passes; the core projects the start itself, so the
+             * unconstrained A L is given here */
+            pfTwist a = {A[0] * L[0], A[4] * L[1], A[8] * L[2]};
+            pfStickResult r;
+            ck_assert_int_eq(
+                pf_stick_general_limit(&d, MU_S, NF, A, a, joints[j].r, joints[j].n, &r, NULL),
+                PF_OK);
+            double h = load_factor(&r), e = joints[j].expect;
+            ck_assert_msg(fabs(h - e) <= BRUTE_REL_TOL * e, "%s: h %.15g, expected %.15g",
+                          joints[j].name, h, e);
+            ck_assert_int_eq(r.sticks, h >= 1.0);
+            /* the incipient twist does no work on the reactions */
+            for (int k = 0; k < joints[j].n; ++k) {
+                const pfWrench *q = &joints[j].r[k];
+                double pw = r.incipient.vx * q->fx + r.incipient.vy * q->fy + r.incipient.w * q->mz;
+                ck_assert_msg(fabs(pw) <= 1e-12 * (fabs(q->fx) + fabs(q->fy) + fabs(q->mz) / 0.01),
+                              "%s: incipient twist does work %g on reaction %d", joints[j].name, pw,
+                              k);
+            }
+            /* without the reactions the test sees every motion: never less strict */
+            pfStickResult fr;
+            ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, NULL, 0, &fr, NULL), PF_OK);
+            ck_assert(load_factor(&fr) <= h * (1.0 + ROUNDING_REL));
+        }
+    }
+    /* a load the joint carries entirely: the slider's cross load sticks whatever its size */
+    pfWrench sl[2] = {{0, 1, 0}, {0, 0, 1}};
+    pfTwist a = {0, 1e3 / m, 0};
+    pfStickResult r;
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, sl, 2, &r, NULL), PF_OK);
+    ck_assert_int_eq(r.sticks, 1);
 }
 END_TEST
 
@@ -524,13 +591,28 @@ START_TEST(test_bad_inputs)
     double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, asym[9] = {1, 0.5, 0, 0, 1, 0, 0, 0, 1};
     double indef[9] = {1, 0, 0, 0, -1, 0, 0, 0, 1};
     pfTwist a = {1, 0, 0}, anan = {0, 0, NAN};
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, NULL, a, &r, &e), PF_ERR_NULL);
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, NULL, a, NULL, 0, &r, &e), PF_ERR_NULL);
     ck_assert_str_eq(e.field, "A");
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, asym, a, &r, &e), PF_ERR_SINGULAR);
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, asym, a, NULL, 0, &r, &e),
+                     PF_ERR_SINGULAR);
     ck_assert_str_eq(e.field, "A");
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, indef, a, &r, &e), PF_ERR_SINGULAR);
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, anan, &r, &e), PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, indef, a, NULL, 0, &r, &e),
+                     PF_ERR_SINGULAR);
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, anan, NULL, 0, &r, &e),
+                     PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "a_free.w");
+    pfWrench reac[4] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}, {1, 1, 1}};
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, 4, &r, &e), PF_ERR_RANGE);
+    ck_assert_str_eq(e.field, "reaction_count");
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, -1, &r, &e), PF_ERR_RANGE);
+    ck_assert_str_eq(e.field, "reaction_count");
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, NULL, 1, &r, &e), PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "reactions");
+    reac[1].mz = NAN;
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, 2, &r, &e),
+                     PF_ERR_NOT_FINITE);
+    ck_assert_str_eq(e.field, "reactions[1].mz");
+    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, 2, NULL, &e), PF_ERR_NULL);
 }
 END_TEST
 
@@ -543,6 +625,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_boundary_is_p6_with_mu_s);
     tcase_add_test(tc, test_membership_matches_brute_force);
     tcase_add_test(tc, test_limit_never_holds_longer_than_ca);
+    tcase_add_test(tc, test_reactions_restrict_the_search);
     tcase_add_test(tc, test_search_converges_within_budget);
     tcase_add_test(tc, test_zero_and_extreme_loads);
     tcase_add_test(tc, test_bad_inputs);

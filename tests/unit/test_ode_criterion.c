@@ -247,6 +247,59 @@ START_TEST(test_limit_wins_when_combined)
 }
 END_TEST
 
+START_TEST(test_vertical_axis_limit_respects_the_joint)
+{
+    /* The block of test_ode_general on a vertical axis at H (a piston to the world): the only
+     * allowed patch motion is the rotation about H, so both criteria must break away at
+     * F = M_max(H) / arm (P11 about H; the limit test restricted to the allowed twists, which
+     * here is the CA test: the two runs are the same to the bit). A limit test over all twists
+     * would break away earlier (by 0.2 % here). */
+    const double L = 0.10, W = 0.06, H = 0.04, M = 0.5, mu_s = 0.5, mu_k = 0.4;
+    const double hx = 0.03, hy = 0.015, px = -0.04, py = -0.02;
+    const double arm = hypot(px - hx, py - hy);
+    const double expect = pf_rect_max_moment(L, W, mu_s, M * PF_ODE_TEST_G, hx, hy) / arm;
+    for (int quick = 0; quick < 2; ++quick) {
+        double found_by[2] = {NAN, NAN};
+        for (int crit = 0; crit < 2; ++crit) {
+            pfOdeMaterial m = pf_ode_default_material();
+            m.mu_s = mu_s;
+            m.mu_k = mu_k;
+            m.criterion = crit ? PF_ODE_CRITERION_LIMIT : PF_ODE_CRITERION_CA;
+            pfOdeTestScene s;
+            dRandSetSeed(1);
+            pf_ode_test_box(&s, L, W, H, M, &m, quick, DT, 0.0);
+            double z = dBodyGetPosition(s.body)[2];
+            dJointID pj = dJointCreatePiston(s.world, 0);
+            dJointAttach(pj, s.body, 0);
+            dJointSetPistonAnchor(pj, hx, hy, z);
+            dJointSetPistonAxis(pj, 0, 0, 1);
+            double dx = -(py - hy) / arm, dy = (px - hx) / arm; /* z x (P - H), normalised */
+            int steps = (int)lround(RAMP_TIME / DT);
+            double found = NAN;
+            for (int i = 0; i < steps && isnan(found); ++i) {
+                double F = expect * (RAMP_LO + (RAMP_HI - RAMP_LO) * (double)i / steps);
+                dBodyAddForceAtPos(s.body, F * dx, F * dy, 0, px, py, z);
+                pf_ode_test_step(&s);
+                pfOdePatchInfo info;
+                if (pf_ode_find_patch(s.pf, s.geom, s.plane, &info) == PF_OK &&
+                    info.state == PF_ODE_STATE_SLIP)
+                    found = F;
+            }
+            double rel = (found - expect) / expect;
+            printf("vertical axis %s %s: breakaway %.6f N, expected %.6f (%+.2e)\n",
+                   crit ? "limit" : "ca", stepper(quick), found, expect, rel);
+            ck_assert_msg(fabs(rel) < BREAKAWAY_REL_TOL, "%s %s: breakaway %g, expected %g",
+                          crit ? "limit" : "ca", stepper(quick), found, expect);
+            found_by[crit] = found;
+            dJointDestroy(pj);
+            pf_ode_test_free(&s);
+        }
+        ck_assert_msg(found_by[0] == found_by[1], "%s: CA %.17g, limit %.17g", stepper(quick),
+                      found_by[0], found_by[1]);
+    }
+}
+END_TEST
+
 START_TEST(test_default_and_bad_criterion)
 {
     pfOdeMaterial m = pf_ode_default_material();
@@ -281,6 +334,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_eccentric_push_both_criteria);
     tcase_add_test(tc, test_pure_translation_identical);
     tcase_add_test(tc, test_limit_wins_when_combined);
+    tcase_add_test(tc, test_vertical_axis_limit_respects_the_joint);
     tcase_add_test(tc, test_default_and_bad_criterion);
     suite_add_tcase(s, tc);
     return s;
