@@ -30,6 +30,11 @@
  * component and D is evaluated with mu_s N = 1 (D is linear in mu_s N), so nothing in the search
  * can overflow. The minimiser is the normal of the limit surface where the ray t L leaves K (the
  * first motion when the loads grow in proportion); it does not depend on any metric.
+ *
+ * Other joints on the bodies (pf_stick_general_limit's reactions) restrict the incipient twist
+ * to those that do no work on their reactions: the search then runs over the line (one reaction)
+ * or the single point (two) where the plane meets the allowed twists, and the load's part along
+ * the reactions is left to the joints.
  */
 #include "pf_core_internal.h"
 
