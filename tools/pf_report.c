@@ -14,13 +14,14 @@
  * left behind.
  *
  * Usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE] [--limit-surfaces PF-LIMIT-SURFACES]
- *                  [--out DIR] [--quick] [--jobs N]
+ *                  [--out DIR] [--quick] [--jobs N] [--timeout S]
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -420,8 +421,8 @@ typedef struct {
     char *out_path; /* stdout */
     char *err_path; /* stderr */
     pid_t pid;
-    double t0, elapsed;
-    int done;
+    double t0, elapsed, next_note;
+    int done, timed_out;
     char *json_line; /* last stdout line after the run */
 } Job;
 
@@ -501,12 +502,15 @@ static pid_t spawn(char *const argv[], const char *out_path, const char *err_pat
     return spawn_in(NULL, argv, out_path, err_path);
 }
 
-static void fail_job(const Job *j, int status)
+static void fail_job(const Job *j, int status, double timeout)
 {
     char *cmd = job_cmdline(j);
-    fprintf(stderr, "\npf-report: FAILED (%s %d): %s\n",
-            WIFEXITED(status) ? "exit status" : "signal",
-            WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), cmd);
+    if (j->timed_out)
+        fprintf(stderr, "\npf-report: FAILED (timed out after %.0f s, killed): %s\n", timeout, cmd);
+    else
+        fprintf(stderr, "\npf-report: FAILED (%s %d): %s\n",
+                WIFEXITED(status) ? "exit status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status), cmd);
     char *err = read_file(j->err_path);
     if (err) {
         size_t n = strlen(err);
@@ -518,26 +522,45 @@ static void fail_job(const Job *j, int status)
     exit(1);
 }
 
-/* Run jobs with at most `par` at a time; progress on stderr as each one ends. A failure stops
- * the report (after waiting for the others). */
-static void run_jobs(JobList *jl, int from, int par, int *counter, int total)
+/* Run jobs with at most `par` at a time; progress on stderr as each one ends (and a note every
+ * 30 s while one runs long). A failure, or a run longer than `timeout` seconds (killed), stops
+ * the report after the other running jobs end. */
+static void run_jobs(JobList *jl, int par, double timeout, int *counter, int total)
 {
-    int next = from, running = 0;
+    int next = 0, running = 0;
     while (next < jl->n || running > 0) {
         while (running < par && next < jl->n) {
             Job *j = jl->v[next++];
             j->t0 = now_s();
+            j->next_note = j->t0 + 30.0;
             j->pid = spawn(j->argv, j->out_path, j->err_path);
             running++;
         }
         int status;
-        pid_t pid = waitpid(-1, &status, 0);
+        pid_t pid = waitpid(-1, &status, WNOHANG);
         if (pid < 0) {
             if (errno == EINTR) continue;
             die("waitpid: %s", strerror(errno));
         }
+        if (pid == 0) { /* nothing ended yet: watch the clocks */
+            double t = now_s();
+            for (int i = 0; i < next; ++i) {
+                Job *j = jl->v[i];
+                if (j->done || j->timed_out) continue;
+                if (t - j->t0 > timeout) {
+                    j->timed_out = 1;
+                    kill(j->pid, SIGKILL);
+                } else if (t > j->next_note) {
+                    fprintf(stderr, "       ... %s still running (%.0f s)\n", j->label, t - j->t0);
+                    j->next_note += 30.0;
+                }
+            }
+            struct timespec ts = {0, 20000000};
+            nanosleep(&ts, NULL);
+            continue;
+        }
         Job *j = NULL;
-        for (int i = from; i < jl->n; ++i)
+        for (int i = 0; i < next; ++i)
             if (jl->v[i]->pid == pid && !jl->v[i]->done) j = jl->v[i];
         if (!j) continue;
         running--;
@@ -545,10 +568,10 @@ static void run_jobs(JobList *jl, int from, int par, int *counter, int total)
         j->elapsed = now_s() - j->t0;
         ++*counter;
         fprintf(stderr, "[%d/%d] %s ... %.1f s\n", *counter, total, j->label, j->elapsed);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        if (j->timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
             while (running-- > 0)
                 wait(NULL);
-            fail_job(j, status);
+            fail_job(j, status, timeout);
         }
         char *out = read_file(j->out_path);
         char *ll = out ? last_line(out) : NULL;
@@ -738,6 +761,7 @@ typedef struct {
 typedef struct {
     const char *demo, *reference, *limits, *out;
     int quick, jobs, have_ref, ref_takes_duration;
+    double timeout; /* per run [s] */
     char runs[PATHLEN], plots[PATHLEN], data[PATHLEN];
 } Ctx;
 
@@ -1116,10 +1140,12 @@ static void usage(FILE *f)
 {
     fputs("usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE]\n"
           "                 [--limit-surfaces PF-LIMIT-SURFACES] [--out DIR] [--quick] [--jobs N]\n"
+          "                 [--timeout S]\n"
           "Runs every pf-demo scene case in stock, exact and pade friction and the reference,\n"
           "and writes DIR/README.md (default DIR: report) with CSVs and gnuplot PNGs.\n"
           "  --quick   short runs and fewer cases (the CTest smoke test)\n"
-          "  --jobs N  runs at a time (default 2)\n",
+          "  --jobs N  runs at a time (default 2)\n"
+          "  --timeout S  longest run [s] before it is killed and the report fails (300)\n",
           f);
 }
 
@@ -1128,6 +1154,7 @@ int main(int argc, char **argv)
     Ctx cx = {0};
     cx.out = "report";
     cx.jobs = 2;
+    cx.timeout = 300.0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         int has = i + 1 < argc;
@@ -1141,6 +1168,8 @@ int main(int argc, char **argv)
             cx.out = argv[++i];
         else if (!strcmp(a, "--jobs") && has)
             cx.jobs = atoi(argv[++i]);
+        else if (!strcmp(a, "--timeout") && has)
+            cx.timeout = atof(argv[++i]);
         else if (!strcmp(a, "--quick"))
             cx.quick = 1;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -1326,7 +1355,7 @@ int main(int argc, char **argv)
     fclose(cmds);
     int counter = 0;
     double t_runs = now_s();
-    run_jobs(&jl, 0, cx.jobs, &counter, jl.n);
+    run_jobs(&jl, cx.jobs, cx.timeout, &counter, jl.n);
     t_runs = now_s() - t_runs;
 
     /* ---- analyse the comparison cases ---- */
