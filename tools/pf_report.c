@@ -42,6 +42,10 @@ static const char *const MODES[3] = {"stock", "exact", "pade"};
 #define NMODES 3
 #define REF 3 /* index of the reference in the per-case run arrays */
 static const char *const MODE_COLOR[4] = {"#d62728", "#1f5fbf", "#2ca02c", "#000000"};
+/* exact and pade coincide where the Pade model does not apply (rectangles): pade is drawn
+ * dashed over a wider exact line, the reference dashed in black on top, so all stay visible */
+static const char *const MODE_LW[4] = {"1.5", "3", "1.5", "2"};
+static const char *const MODE_DT[4] = {"dt 1", "dt 1", "dt (6,4)", "dt (2,3)"};
 
 /* ------------------------------------------------------------------------------------------ */
 /* small utilities                                                                             */
@@ -608,6 +612,7 @@ typedef struct {
     char *name;
     char *cases[MAX_CASES];
     int ncases;
+    int listed; /* the help text gives a case list (possibly "none") */
 } Scene;
 
 /* The comparison scenes the issue names, with their cases, for when pf-demo lists none. */
@@ -653,11 +658,13 @@ static void parse_cases(Scene *sc, const char *line)
         p += 6;
     else
         return;
+    sc->listed = 1;
     for (;;) {
         p += strspn(p, " \t|,");
         size_t n = strcspn(p, " \t|,\n()");
         if (!n || !strncmp(p, "--", 2) || memchr(p, '=', n)) break;
-        scene_add_case(sc, p, n);
+        if (n != 4 || strncmp(p, "none", 4)) /* "cases: none": a scene not implemented yet */
+            scene_add_case(sc, p, n);
         p += n;
     }
 }
@@ -733,7 +740,7 @@ static int discover(const char *demo, const char *tmpdir, Scene *sc, char *how, 
     /* Fill in the cases the help text does not list from the issue's table. */
     for (int i = 0; i < n; ++i)
         for (size_t k = 0; k < NKNOWN; ++k)
-            if (!strcmp(sc[i].name, KNOWN[k].name) && sc[i].ncases == 0)
+            if (!strcmp(sc[i].name, KNOWN[k].name) && sc[i].ncases == 0 && !sc[i].listed)
                 for (int c = 0; KNOWN[k].cases[c]; ++c)
                     scene_add_case(&sc[i], KNOWN[k].cases[c], strlen(KNOWN[k].cases[c]));
     return n;
@@ -946,8 +953,8 @@ static void gp_panel(FILE *gp, const CaseRun *cr, const char *csv[4], const char
         int xc = table_col(&cr->tab[m], xn), yc = table_col(&cr->tab[m], yn);
         if (xc < 0 || yc < 0) continue;
         fprintf(gp, "%s'%s' every ::1 using %d:%d with lines lw %s lc rgb '%s' %s title '%s'",
-                first ? "" : ", \\\n     ", rel(csv[m]), xc + 1, yc + 1, m == REF ? "2.5" : "1.5",
-                MODE_COLOR[m], m == REF ? "dt 2" : "dt 1", mode_title(m));
+                first ? "" : ", \\\n     ", rel(csv[m]), xc + 1, yc + 1, MODE_LW[m], MODE_COLOR[m],
+                MODE_DT[m], mode_title(m));
         first = 0;
     }
     if (first) fprintf(gp, "NaN notitle");
@@ -1245,7 +1252,8 @@ int main(int argc, char **argv)
         if (is_law_scene(scenes[i].name)) continue;
         int nc = scenes[i].ncases;
         if (nc == 0) {
-            NOTE("- scene **%s**: no cases found (%s); skipped.\n", scenes[i].name, how);
+            NOTE("- scene **%s**: %s lists no cases (not implemented yet); skipped.\n",
+                 scenes[i].name, how);
             continue;
         }
         if (cx.quick && nc > 1) nc = 1;
