@@ -1094,7 +1094,9 @@ static const char *fmt_err(char *buf, size_t n, const CaseRun *cr, int m)
     else if (!isfinite(cr->err[m]))
         snprintf(buf, n, "n/a");
     else if (cr->err_is_abs)
-        snprintf(buf, n, "%.3g (abs.)", cr->err[m]);
+        snprintf(buf, n, "%.2g %s (%s, abs.)", cr->err[m],
+                 unit_of(cr->tab[REF].names[cr->pos_col[cr->err_coord[m]]]),
+                 cr->tab[REF].names[cr->pos_col[cr->err_coord[m]]]);
     else
         snprintf(buf, n, "%.3g %% (%s)", 100.0 * cr->err[m],
                  cr->tab[REF].names[cr->pos_col[cr->err_coord[m]]]);
