@@ -175,6 +175,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             REQUIRE(isfinite(st.capacity) && st.capacity >= 0.0);
             REQUIRE(st.sticks == (st.demand <= st.capacity));
         }
+        /* The exact limit-set test: same validation, bounded cost, never sticks where CA slips
+         * (pf_core.h). */
+        pfStickResult sl;
+        int sls = pf_stick_planar_limit(&def, rmu, rn, &body, rt.vx, rt.vy, rt.w, &sl, &e);
+        /* Same validation; for loads whose holding wrench overflows, the limit test may report
+         * PF_ERR_RANGE where CA's normalised arithmetic still answers. */
+        REQUIRE(sls == ss || (ss == PF_OK && sls == PF_ERR_RANGE && e.message[0] != '\0'));
+        if (sls == PF_OK) {
+            REQUIRE(sl.evaluations <= PF_LIMIT_MAX_EVALS);
+            REQUIRE(!sl.sticks || st.sticks);
+            REQUIRE(isfinite(sl.incipient.vx) && isfinite(sl.incipient.vy) &&
+                    isfinite(sl.incipient.w));
+        }
+        pfWrench hold = {rt.vx, rt.vy, rt.w};
+        int hs = pf_limit_set_test(&def, rmu, rn, hold, &sl, &e);
+        REQUIRE(hs == PF_OK || (hs < 0 && e.message[0] != '\0'));
+        if (hs == PF_OK) REQUIRE(sl.evaluations <= PF_LIMIT_MAX_EVALS && !isnan(sl.margin));
     } else {
         REQUIRE(s < 0 && e.message[0] != '\0');
         REQUIRE(strcmp(pf_strerror(s), "unknown status") != 0);
