@@ -64,18 +64,15 @@ int pf_check_finite(pfError *err, const char *field, double v)
 int pf_check_positive(pfError *err, const char *field, double v)
 {
     int s = pf_check_finite(err, field, v);
-    if (s != PF_OK)
-        return s;
-    if (!(v > 0.0))
-        return pf_error_set(err, PF_ERR_RANGE, field, "%s = %g must be > 0", field, v);
+    if (s != PF_OK) return s;
+    if (!(v > 0.0)) return pf_error_set(err, PF_ERR_RANGE, field, "%s = %g must be > 0", field, v);
     return PF_OK;
 }
 
 int pf_check_nonnegative(pfError *err, const char *field, double v)
 {
     int s = pf_check_finite(err, field, v);
-    if (s != PF_OK)
-        return s;
+    if (s != PF_OK) return s;
     if (!(v >= 0.0))
         return pf_error_set(err, PF_ERR_RANGE, field, "%s = %g must be >= 0", field, v);
     return PF_OK;
@@ -84,8 +81,7 @@ int pf_check_nonnegative(pfError *err, const char *field, double v)
 int pf_check_range(pfError *err, const char *field, double v, double lo, double hi)
 {
     int s = pf_check_finite(err, field, v);
-    if (s != PF_OK)
-        return s;
+    if (s != PF_OK) return s;
     if (!(v >= lo && v <= hi))
         return pf_error_set(err, PF_ERR_RANGE, field, "%s = %g must be in [%g, %g]", field, v, lo,
                             hi);
