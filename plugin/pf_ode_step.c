@@ -557,6 +557,11 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         memcpy(info->centre, c0, sizeof c0);
         for (int k = 0; k < 3; ++k)
             info->normal[k] = p->contacts[0].normal[k];
+        /* A tangent frame for the diagnostics (stock rows use ODE's own directions). */
+        dVector3 nn = {info->normal[0], info->normal[1], info->normal[2], 0}, tx, ty;
+        dPlaneSpace(nn, tx, ty);
+        for (int k = 0; k < 3; ++k)
+            info->xaxis[k] = tx[k];
         info->normal_force = p->n_meas;
         return 0;
     }
@@ -1049,7 +1054,19 @@ int pf_ode_after_step(pfOdeContext *ctx)
         p->has_n = 1;
         p->info.normal_force_measured = nsum;
         if (p->mat.mode == PF_ODE_MODE_STOCK) {
+            /* Report ODE's own friction like the patch modes do: the contacts' total force on
+             * body 1, tangential part, and its moment about the normal through the centre
+             * (normal forces have none), M_c = T_G + (G - c) x F. */
             p->info.normal_force = nsum;
+            const dReal *G = dBodyGetPosition(p->b1);
+            const double *c = p->info.centre, *x = p->info.xaxis;
+            double y[3], gc[3] = {G[0] - c[0], G[1] - c[1], G[2] - c[2]}, mc[3];
+            pf_ode_cross(n, x, y);
+            pf_ode_cross(gc, fo1, mc);
+            for (int k = 0; k < 3; ++k)
+                mc[k] += to1[k];
+            pfWrench ws = {pf_ode_dot(fo1, x), pf_ode_dot(fo1, y), pf_ode_dot(mc, n)};
+            if (isfinite(ws.fx) && isfinite(ws.fy) && isfinite(ws.mz)) p->info.wrench = ws;
             p->fresh = 0;
             continue;
         }
