@@ -1,0 +1,74 @@
+/* Private part of the scene interface (pf_scene.h): the per-scene class table and helpers shared
+ * by pf_scene.c and the scene files pf_scene_sliding.c, pf_scene_coupled.c, pf_scene_table.c. */
+#ifndef PF_SCENE_IMPL_H
+#define PF_SCENE_IMPL_H
+
+#include "pf_scene.h"
+
+#define PFS_MAX_PARAMS 64
+
+typedef struct pfSceneClass {
+    pfSceneInfo info;
+    double (*default_dt)(const pfScene *s);
+    /** Parse the parameters (pfs_param_*), create the ODE objects and s->impl. */
+    int (*build)(pfScene *s, pfError *err);
+    /** Free s->impl only (the ODE objects are destroyed by pf_scene.c). */
+    void (*free_impl)(pfScene *s);
+    /** One step of length dt; advances s->t and s->steps. */
+    int (*step)(pfScene *s, double dt, pfError *err);
+    int (*csv_header)(const char *const **names);
+    int (*csv_row)(const pfScene *s, double *row, int max);
+    int (*metrics)(const pfScene *s, pfSceneMetric *out, int max);
+    int (*state_string)(const pfScene *s, char *buf, int size);
+} pfSceneClass;
+
+struct pfScene {
+    const pfSceneClass *cls;
+    int case_index;
+    pfOdeMode mode;
+    int nparam;
+    char *key[PFS_MAX_PARAMS], *val[PFS_MAX_PARAMS];
+    int used[PFS_MAX_PARAMS];
+    /* ODE objects (world may be 0 for scenes run without ODE, e.g. coupled masses with a law) */
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID group;
+    pfOdeContext *pf;
+    dGeomID geoms[PF_SCENE_MAX_GEOMS];
+    int ngeoms;
+    double t;
+    long steps;
+    double default_duration;
+    void *impl;
+};
+
+extern const pfSceneClass pf_scene_class_sliding;
+extern const pfSceneClass pf_scene_class_coupled;
+extern const pfSceneClass pf_scene_class_table;
+
+/** Fill err (may be NULL) with status and a printf message; returns status. */
+int pfs_fail(pfError *err, int status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/** --set key as a double in [lo, hi] (lo_open / hi_open exclude the bound). Returns 1 if given,
+ *  0 if absent (dst untouched), negative status with err naming key and value if bad. */
+int pfs_param_double(pfScene *s, const char *key, double *dst, double lo, int lo_open, double hi,
+                     int hi_open, pfError *err);
+/** --set key as a string, NULL if absent. */
+const char *pfs_param_string(pfScene *s, const char *key);
+/** PF_OK if every --set key was used, else PF_ERR_RANGE naming the key and the accepted keys. */
+int pfs_param_check_unused(pfScene *s, pfError *err);
+
+/** Create world (gravity g along -z unless changed by the scene), hash space, contact group and
+ *  the adapter context. */
+int pfs_ode_begin(pfScene *s, pfError *err);
+/** Register a geom for pf_scene_geoms. */
+void pfs_add_geom(pfScene *s, dGeomID g);
+/** Collide (pf_ode_collide for every pair), pf_ode_before_step, dWorldStep, pf_ode_after_step,
+ *  empty the contact group. Loads must have been added before. Does not advance s->t. */
+int pfs_ode_step(pfScene *s, double dt, pfError *err);
+
+#endif
