@@ -1467,8 +1467,9 @@ int main(int argc, char **argv)
         FILE *gp = open_w(script);
         gp_header(gp, fmt_str("%s/eccentric_push_criteria.png", cx.plots), 900, 560);
         fprintf(gp,
-                "set title 'Eccentric push: breakaway force vs offset h of the push (exact "
-                "patch friction)'\nset xlabel 'offset h of the push from the mass centre [mm]'\n"
+                "set title 'Eccentric push: breakaway force vs offset h of the push (exact patch "
+                "friction under two stick criteria, stock ODE friction, reference)'\nset xlabel "
+                "'offset h of the push from the mass centre [mm]'\n"
                 "set ylabel 'breakaway force [N]'\nset key bottom left\nset offsets 0.5,0.5,0,0\n"
                 "set yrange [0:*]\nplot ");
         static const char *const TT[4] = {"exact, CA criterion", "exact, limit-surface criterion",
