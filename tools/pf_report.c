@@ -1041,9 +1041,9 @@ static int plot_case(const Ctx *cx, CaseRun *cr, const char *csv[4], const char 
             free(title);
         }
         if (has_xy) {
-            fprintf(gp, "set size ratio -1\n");
+            fprintf(gp, "set size ratio -1\nset xtics rotate by -30\n");
             gp_panel(gp, cr, csv, "x", "y", "path of the mass centre (x, y)");
-            fprintf(gp, "set size noratio\n");
+            fprintf(gp, "set size noratio\nset xtics norotate\n");
         }
         fprintf(gp, "unset multiplot\n");
         flags |= 1;
@@ -1702,6 +1702,25 @@ int main(int argc, char **argv)
         if (has_gm) {
             fprintf(md, "General motion under both criteria (exact patch friction):\n\n"
                         "| metric | CA | limit surface |\n|---|---|---|\n");
+            const CaseRun *gref = NULL;
+            for (int i = 0; i < ncr; ++i)
+                if (!strcmp(cases[i].scene, "sliding-blocks") &&
+                    !strcmp(cases[i].cas, "general-motion") && cases[i].have[REF])
+                    gref = &cases[i];
+            if (gref) { /* the two criteria against the reference, same error definition */
+                CaseRun tmpc;
+                memset(&tmpc, 0, sizeof tmpc);
+                tmpc.scene = gref->scene;
+                tmpc.cas = gref->cas;
+                tmpc.tab[0] = gmt[0];
+                tmpc.tab[1] = gmt[1];
+                tmpc.tab[REF] = gref->tab[REF];
+                tmpc.have[0] = tmpc.have[1] = tmpc.have[REF] = 1;
+                compute_errors(&tmpc);
+                char b[2][96];
+                fprintf(md, "| RMS error vs reference (largest coordinate) | %s | %s |\n",
+                        fmt_err(b[0], sizeof b[0], &tmpc, 0), fmt_err(b[1], sizeof b[1], &tmpc, 1));
+            }
             for (int k = 0; k < gmj[0].n; ++k) {
                 const JsonVal *v = &gmj[0].v[k];
                 if (v->kind == JV_STR || v->kind == JV_ARR || is_bookkeeping(v->key)) continue;
