@@ -470,6 +470,8 @@ static int run_scene(pfCliOptions *o, char *msg)
         pf_json_str(&j, "scene", pf_scene_name(sc));
         pf_json_str(&j, "case", pf_scene_case(sc));
         pf_json_str(&j, "friction", pf_scene_mode_name(mode));
+        for (int i = 0; i < o->nset; ++i) /* coupled-masses: a 1-D law replaces the contact */
+            if (!strcmp(o->set_key[i], "law")) pf_json_str(&j, "law", o->set_val[i]);
         pf_json_int(&j, "steps", pf_scene_steps(sc));
         pf_json_num(&j, "sim_time", pf_scene_time(sc));
         pf_json_num(&j, "dt", dt);
