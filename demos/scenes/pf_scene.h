@@ -89,7 +89,9 @@ void pf_scene_destroy(pfScene *s);
 int pf_scene_reset(pfScene *s, pfError *err);
 
 /** Advance by dt [s] (> 0, finite): loads at time t, collision, pf_ode_before_step,
- *  dWorldQuickStep, pf_ode_after_step, metric bookkeeping. Returns PF_OK or a status with err. */
+ *  dWorldStep (direct LCP: these scenes have one or two bodies), pf_ode_after_step, metric
+ *  bookkeeping. coupled-masses with --set law= steps its 1-D model instead (world, space and
+ *  context are then 0 / NULL). Returns PF_OK or a status with err. */
 int pf_scene_step(pfScene *s, double dt, pfError *err);
 
 /* ------------------------------------------------------------------------------------------ */
