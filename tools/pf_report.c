@@ -968,7 +968,7 @@ static void gp_header(FILE *gp, const char *png, int w, int h)
 {
     fprintf(gp,
             "reset\nset terminal pngcairo size %d,%d font ',10' noenhanced\nset output '%s'\n"
-            "set datafile separator ','\nset grid\nset key box opaque\n",
+            "set datafile separator ','\nset grid\nset key outside right top vertical\n",
             w, h, rel(png));
 }
 
@@ -1048,7 +1048,17 @@ static int plot_case(const Ctx *cx, CaseRun *cr, const char *csv[4], const char 
             free(title);
         }
         if (has_xy) {
-            fprintf(gp, "set size ratio -1\nset xtics rotate by -30\n");
+            /* equal scales unless the path is long and thin (then they would squash it) */
+            int xc = table_col(ref, "x"), yc = table_col(ref, "y");
+            double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+            for (long r = 0; r < ref->nrow; ++r)
+                for (int a = 0; a < 2; ++a) {
+                    double v = tv(ref, r, a ? yc : xc);
+                    if (isfinite(v)) lo[a] = fmin(lo[a], v), hi[a] = fmax(hi[a], v);
+                }
+            double rx = hi[0] - lo[0], ry = hi[1] - lo[1];
+            if (rx > 0 && ry > 0 && rx < 3 * ry && ry < 3 * rx)
+                fprintf(gp, "set size ratio -1\nset xtics rotate by -30\n");
             gp_panel(gp, cr, csv, "x", "y", "path of the mass centre (x, y)");
             fprintf(gp, "set size noratio\nset xtics norotate\n");
         }
