@@ -968,7 +968,8 @@ static void gp_header(FILE *gp, const char *png, int w, int h)
 {
     fprintf(gp,
             "reset\nset terminal pngcairo size %d,%d font ',10' noenhanced\nset output '%s'\n"
-            "set datafile separator ','\nset grid\nset key outside right top vertical\n",
+            "set datafile separator ','\nset grid\nset key outside right top vertical\n"
+            "set xtics rotate by -25\n",
             w, h, rel(png));
 }
 
@@ -1060,7 +1061,7 @@ static int plot_case(const Ctx *cx, CaseRun *cr, const char *csv[4], const char 
             if (rx > 0 && ry > 0 && rx < 3 * ry && ry < 3 * rx)
                 fprintf(gp, "set size ratio -1\nset xtics rotate by -30\n");
             gp_panel(gp, cr, csv, "x", "y", "path of the mass centre (x, y)");
-            fprintf(gp, "set size noratio\nset xtics norotate\n");
+            fprintf(gp, "set size noratio\n");
         }
         fprintf(gp, "unset multiplot\n");
         flags |= 1;
@@ -1069,8 +1070,12 @@ static int plot_case(const Ctx *cx, CaseRun *cr, const char *csv[4], const char 
     int ph[8], nph = 0;
     for (int k = 0; k < cr->npos; ++k)
         if (velocity_of(ref, ref->names[cr->pos_col[k]]) > 0) ph[nph++] = k;
+    /* an inertial pair (x1, x2, z_dot): also the relative motion z = x1 - x2, the slip */
+    int rel_pair =
+        table_col(ref, "x1") > 0 && table_col(ref, "x2") > 0 && table_col(ref, "z_dot") > 0;
     if (nph > 0) {
-        int cols = nph > 3 ? 3 : nph, rows = (nph + cols - 1) / cols;
+        int np = nph + rel_pair;
+        int cols = np > 3 ? 3 : np, rows = (np + cols - 1) / cols;
         gp_header(gp, fmt_str("%s/%s_phase.png", cx->plots, stem), 520 * cols, 60 + 420 * rows);
         fprintf(gp, "set multiplot layout %d,%d title '%s / %s: phase portraits'\n", rows, cols,
                 cr->scene, cr->cas);
@@ -1080,6 +1085,24 @@ static int plot_case(const Ctx *cx, CaseRun *cr, const char *csv[4], const char 
             char *title = fmt_str("%s vs %s", vn, n);
             gp_panel(gp, cr, csv, n, vn, title);
             free(title);
+        }
+        if (rel_pair) {
+            fprintf(gp, "set title 'relative motion: z_dot vs z = x1 - x2'\nset xlabel 'z = x1 - "
+                        "x2 [m]'\nset ylabel 'z_dot [m/s]'\nplot ");
+            int first = 1;
+            for (int m = 0; m < 4; ++m) {
+                if (!cr->have[m]) continue;
+                const Table *tb = &cr->tab[m];
+                int a = table_col(tb, "x1"), b = table_col(tb, "x2"), c = table_col(tb, "z_dot");
+                if (a < 0 || b < 0 || c < 0) continue;
+                fprintf(gp,
+                        "%s'%s' every ::1 using ($%d-$%d):%d with lines lw %s lc rgb '%s' %s "
+                        "title '%s'",
+                        first ? "" : ", \\\n     ", rel(csv[m]), a + 1, b + 1, c + 1, MODE_LW[m],
+                        MODE_COLOR[m], MODE_DT[m], mode_title(m));
+                first = 0;
+            }
+            fprintf(gp, "%s\n", first ? "NaN notitle" : "");
         }
         fprintf(gp, "unset multiplot\n");
         flags |= 2;
