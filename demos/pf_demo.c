@@ -1,4 +1,5 @@
-/* pf-demo: headless runner of the patchfriction scenes (architecture.md: the pf-demo contract).
+/* pf-demo: viewer and headless runner of the patchfriction scenes (architecture.md: the pf-demo
+ * contract).
  *
  *   pf-demo SCENE [--case NAME] [--friction stock|exact|pade] [--headless] [--duration S]
  *           [--dt S] [--csv FILE] [--json] [--screenshot FILE.png --frames N] [--set k=v]...
@@ -7,8 +8,9 @@
  * --case wall|pull), pendulum (Dahl's wire pendulum with joint friction, P24a), and the literature
  * scenes behind the generic interface scenes/pf_scene.h: sliding-blocks (§6), coupled-masses (§4)
  * and shaking-table (§3), where --friction stock|exact|pade selects the adapter mode. Each scene's
- * source (scenes/pf_scene_*.c) says in its header comment what you should see. The viewer is a
- * later issue: asking for a window or a screenshot fails with "viewer not built yet". */
+ * source (scenes/pf_scene_*.c) says in its header comment what you should see. Without
+ * --headless the literature scenes open the GLFW viewer (demos/viewer/, keys in pf_viewer.h);
+ * --screenshot FILE.png --frames N renders N frames and writes a PNG (works under xvfb-run). */
 #include "pf_demo_cli.h"
 #ifdef PF_DEMO_HAVE_VIEWER
 #include "pf_viewer.h"
@@ -38,12 +40,12 @@ static void usage(FILE *f)
           "  --case NAME            scene case\n"
           "  --friction MODE        stock|exact|pade (accepted; these scenes pick a law with "
           "--set law=)\n"
-          "  --headless             run without a window (required until the viewer exists)\n"
+          "  --headless             run without a window (required by friction-rig, pendulum)\n"
           "  --duration SECONDS     simulated time (default: per scene)\n"
           "  --dt SECONDS           step (default 1e-3)\n"
           "  --csv FILE             time series, header row, first column t\n"
           "  --json                 last stdout line: one JSON object with the metrics\n"
-          "  --screenshot FILE.png  with --frames N (needs the viewer)\n"
+          "  --screenshot FILE.png  with --frames N: render N frames, write a PNG, exit\n"
           "  --set key=value        scene parameter, physics.md §5 symbols in ASCII\n"
           "friction-rig keys: law, m, K, U, omega, v_p, g and the law's own:\n"
           "  dahl: sigma, Fc, i     lugre: sigma0, sigma1, sigma2, Fc, Fs, vs\n"
