@@ -15,9 +15,8 @@
 #include <stdio.h>
 
 /* Named tolerances. */
-#define STOP_SPEED_TOL                                                                             \
-    1e-7 /* [m/s] a step (BE) ends at rest: QuickStep leaves ~1e-9, a kick is 0.9 mu g dt          \
-            >= 3.5e-4 */
+/* [m/s] a step that (BE) ends at rest: QuickStep leaves ~1e-9, a kick is 0.9 mu g dt >= 3.5e-4 */
+#define STOP_SPEED_TOL 1e-7
 #define BE_SPEED_TOL 1e-6  /* [m/s] velocity vs (BE), any step (speeds here ~ 1e-3..1e-1) */
 #define BE_POS_TOL 1e-6    /* [m] position vs (BE) integrated the same way (x += dt v1) */
 #define REST_DISP_TOL 1e-9 /* [m] creep after the stop, under a load below mu_s m g */
