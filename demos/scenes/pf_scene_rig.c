@@ -12,7 +12,8 @@
  *
  * Defaults (physics.md §5 where published; the project's choice otherwise, marked *):
  *   all:      m = 1 kg, K = 1 N/m, g = 9.81
- *   bristle:  l_S = 0.1, kappa = 0.1, N_b = 101, w = 1, U = 1 N, omega = 0.05; v_p = 0.001 *
+ *   bristle:  l_S = 0.1, kappa = 0.1, N_b = 101, w = 1, U = 1 N, omega = 0.05; for (b)
+ *             v_p = 0.001 * and c = 0.1 N s/m * (see below)
  *   lugre:    sigma0 = 1e5, sigma1 = sqrt(1e5), sigma2 = 0.2, Fc = 1, Fs = 1.5, vs = 1e-3,
  *             v_p = 0.001; U = 2 N *, omega = 0.1 *
  *   sawtooth: F_h = 0.14, F_l = 0.05, Delta = 0.005, v_p = 0.001; U = 1 N *, omega = 0.05 *
@@ -21,6 +22,25 @@
  *             30..100 N, a 1 N/m spring would take 100 m of stretch per cycle)
  *   dahl:     sigma = 0.25, Fc = 0.1, i = 1 (k_n / sigma = 4 as in Dahl's case) *, U = 1 N *,
  *             omega = 0.05 *, v_p = 0.01 *
+ *
+ * Why the bristle rig (b) has a damper (c = 0.1 N s/m in parallel with the pulling spring).
+ * Between releases P26-P28 is a conservative force of x alone, and at a release x and x' are
+ * continuous (only the force jumps, at a fixed position). The flow of (x, x') is then
+ * divergence-free and the saltation matrix at each release has determinant x'/x' = 1, so the
+ * map of the rig over any time is area-preserving (tests/unit/test_scene_rig.c checks this on
+ * the GSL reference through the releases). An area-preserving map has no attracting periodic
+ * orbit: the undamped rig (b) has NO stick-slip limit cycle for any parameter set. The energy
+ * lost at releases does not damp the ringing of the mass on the engaged bristles
+ * (sqrt((K + kappa/h^2)/m) ~ 3.3 rad/s here), so the next release comes at a phase-dependent
+ * time and the mass hops irregularly; a plain integration shows whatever damping the
+ * integrator adds (the implicit law coupling damps at a rate ~ (kappa/h^2) dt / 2 m, which is
+ * why the undamped rig's "period" moves from 16 s to 110 s between dt = 1e-4 and 1e-2).
+ * A real pulling spring (load cell, flexure) has internal damping, and a small amount is all it
+ * takes: with c = 0.1 (damping ratio c / (2 sqrt(m (K + kappa/h^2))) = 0.015 on the ringing,
+ * which dies in 2m/c = 20 s, a fifth of the stick phase; during the slip c (v - v_p) ~ 5e-3 N
+ * against the row's mean force E_release / Delta = 0.047 N) the cycle is regular: stick
+ * while the spring loads to the holding force kappa theta_max cos^2 / h ~ 0.098 N, slip over
+ * ten bristles, period 10 Delta / v_p = 100 s. pfRigParams.c = 0 gives the undamped model.
  */
 #include "pf_scenes.h"
 
@@ -89,6 +109,9 @@ pfRigParams pf_rig_default_params(pfLawKind law, pfRigCase rig)
     case PF_LAW_DAHL:
         p.v_p = 0.01;
         break;
+    case PF_LAW_BRISTLE:
+        if (rig == PF_RIG_PULL) p.c = 0.1; /* see the header comment */
+        break;
     default:
         break;
     }
@@ -127,6 +150,8 @@ int pf_rig_params_validate(const pfRigParams *p, pfError *err)
                             (int)p->rig);
     if ((s = pf_check_positive(err, "m", p->m)) != PF_OK) return s;
     if ((s = pf_check_positive(err, "K", p->K)) != PF_OK) return s;
+    if ((s = pf_check_finite(err, "c", p->c)) != PF_OK) return s;
+    if (p->c < 0.0) return pf_error_set(err, PF_ERR_RANGE, "c", "c = %g must be >= 0", p->c);
     if ((s = pf_check_finite(err, "U", p->U)) != PF_OK) return s;
     if ((s = pf_check_positive(err, "omega", p->omega)) != PF_OK) return s;
     if ((s = pf_check_positive(err, "v_p", p->v_p)) != PF_OK) return s;
@@ -196,10 +221,11 @@ int pf_rig_step(pfRig *rig, double dt, pfError *err)
         f_ext = drive - p->K * rig->x;
     } else {
         drive = p->v_p * t1;
-        f_ext = p->K * (drive - rig->x);
+        f_ext = p->K * (drive - rig->x) + p->c * p->v_p;
     }
     if (implicit_spring) /* backward Euler: K x1 = K x0 + K dt v1 moves to the mass side */
         mass += p->K * dt * dt;
+    mass += p->c * dt; /* the damper's -c v1 is implicit (stable for any c dt) */
     double v_free = (p->m * rig->v + dt * f_ext) / mass;
     pfLawSolve1D sol;
     if ((s = pf_law_solve_1d(&p->law, &rig->law, mass, v_free, rig->v, dt, &sol, err)) != PF_OK)

@@ -22,6 +22,8 @@ typedef struct pfRigParams {
     pfLawDef law; ///< the friction law between mass and ground
     double m;     ///< mass [kg] > 0
     double K;     ///< spring stiffness [N/m] > 0
+    double c;     ///< damping in parallel with the spring (Kelvin-Voigt) [N s/m] >= 0: force
+                  ///< -c v in (a), c (v_p - v) in (b). 0 except for the bristle rig (b)
     double U;     ///< (a) input amplitude [N]
     double omega; ///< (a) input frequency [rad/s] > 0
     double v_p;   ///< (b) pulling speed [m/s] > 0

@@ -19,25 +19,96 @@ static double sgn(double v)
     return (v > 0.0) - (v < 0.0);
 }
 
-/* Bristle force of P27/P28 from the thresholds and the position. */
+/* Bristle row of P26-P28 with release events. Between releases the engaged sets are frozen:
+ * the right edge pushes the bristles with bases in (rr, x_R], the left edge those in [x_L, ll)
+ * (the same memory as the plugin's, but derived here from P27 directly). With the sets frozen
+ * the force is smooth in x (a bristle entering or leaving at its base has theta = 0), so the
+ * stepper sees no discontinuity; the only jumps are the releases (P28: |theta| reaches
+ * theta_max, i.e. an edge is d past a base), which the driver loop locates as events. */
+typedef struct BristleGeo {
+    double ls, kap, w, delta, thmax, h, d;
+} BristleGeo;
+
+static BristleGeo bristle_geo(const double *p)
+{
+    BristleGeo g;
+    g.ls = p[0], g.kap = p[1], g.w = p[3];
+    g.delta = g.w / (p[4] - 1.0);
+    g.thmax = p[2] * g.ls / (p[4] * g.kap); /* P26 */
+    g.h = g.ls * cos(g.thmax);
+    g.d = sqrt(g.ls * g.ls - g.h * g.h);
+    return g;
+}
+
+/* Lattice index of the first base strictly above r (right edge) / strictly below r (left edge);
+ * r is often a base itself after a release, where r / Delta may round either way. */
+static double base_above(double r, double delta)
+{
+    double j = floor(r / delta) + 1.0;
+    while (j * delta <= r)
+        j += 1.0;
+    while ((j - 1.0) * delta > r)
+        j -= 1.0;
+    return j;
+}
+static double base_below(double r, double delta)
+{
+    double j = ceil(r / delta) - 1.0;
+    while (j * delta >= r)
+        j -= 1.0;
+    while ((j + 1.0) * delta < r)
+        j += 1.0;
+    return j;
+}
+
 static double bristle_force(const RefCtx *k, double x)
 {
-    const double *p = k->c->p;
-    double ls = p[0], kap = p[1], nb = p[4], w = p[3];
-    double delta = w / (nb - 1.0), thmax = p[2] * ls / (nb * kap);
-    double h = ls * cos(thmax), d = ls * sin(thmax);
-    double xr = x + 0.5 * w, xl = x - 0.5 * w, f = 0.0;
-    double lo = fmax(k->rr, xr - d);
-    for (double j = floor(lo / delta) + 1.0; j * delta <= xr; j += 1.0) {
-        double th = atan((xr - j * delta) / h);
-        f += kap * th * cos(th) * cos(th) / h;
+    BristleGeo g = bristle_geo(k->c->p);
+    double xr = x + 0.5 * g.w, xl = x - 0.5 * g.w, f = 0.0;
+    for (double j = base_above(k->rr, g.delta); j * g.delta <= xr; j += 1.0) {
+        double th = atan((xr - j * g.delta) / g.h); /* P27 moving right */
+        f += g.kap * th * cos(th) * cos(th) / g.h;  /* P28 */
     }
-    double hi = fmin(k->ll, xl + d);
-    for (double j = ceil(xl / delta); j * delta < hi; j += 1.0) {
-        double th = atan((xl - j * delta) / h);
-        f += kap * th * cos(th) * cos(th) / h;
+    for (double j = base_below(xl, g.delta) + 1.0; j * g.delta < k->ll; j += 1.0) {
+        double th = atan((xl - j * g.delta) / g.h); /* P27 moving left */
+        f += g.kap * th * cos(th) * cos(th) / g.h;
     }
     return f;
+}
+
+/* Event function: >= 0 once an engaged bristle has reached theta_max. The candidates are the
+ * right edge's lowest engaged base and the left edge's highest one. */
+static double bristle_event(const RefCtx *k, double x)
+{
+    BristleGeo g = bristle_geo(k->c->p);
+    double br = base_above(k->rr, g.delta) * g.delta;
+    double bl = base_below(k->ll, g.delta) * g.delta;
+    double gr = (x + 0.5 * g.w - g.d) - br, gl = bl - (x - 0.5 * g.w + g.d);
+    return fmax(gr, gl);
+}
+
+/* Apply the releases due at x and the continuous bookkeeping of an edge that moved back past
+ * snapped bases (they stand up again and are engaged afresh). Returns the number released. */
+static long bristle_update(RefCtx *k, double x)
+{
+    BristleGeo g = bristle_geo(k->c->p);
+    double xr = x + 0.5 * g.w, xl = x - 0.5 * g.w;
+    long n = 0;
+    k->rr = fmin(k->rr, xr);
+    k->ll = fmax(k->ll, xl);
+    for (;;) {
+        double br = base_above(k->rr, g.delta) * g.delta;
+        if (!(br <= xr && xr - g.d >= br - 1e-15)) break;
+        k->rr = br;
+        n++;
+    }
+    for (;;) {
+        double bl = base_below(k->ll, g.delta) * g.delta;
+        if (!(bl >= xl && xl + g.d <= bl + 1e-15)) break;
+        k->ll = bl;
+        n++;
+    }
+    return n;
 }
 
 static double saw(const double *p, double x, double dir)
@@ -86,7 +157,7 @@ static int rhs(double t, const double y[], double f[], void *params)
     double qd;
     double F = law_force(k, t, y, &qd);
     f[0] = y[1];
-    f[1] = (k->c->K * (k->c->v_p * t - y[0]) - F) / k->c->m;
+    f[1] = (k->c->K * (k->c->v_p * t - y[0]) + k->c->c * (k->c->v_p - y[1]) - F) / k->c->m;
     f[2] = qd;
     return GSL_SUCCESS;
 }
@@ -147,23 +218,26 @@ static int advance(gsl_odeiv2_system *sys, const gsl_odeiv2_step_type *T, double
 int pf_ref_pull_cycle(const pfRefPull *cfg, double t_end, double t_from, pfRefCycle *out)
 {
     RefCtx k = {cfg, 1, 0.0, 0.0};
-    if (cfg->law == PF_REF_BRISTLE) {
-        k.rr = 0.5 * cfg->p[3];
-        k.ll = -0.5 * cfg->p[3];
+    if (cfg->law == PF_REF_BRISTLE) { /* at rest with nothing engaged, as the plugin starts */
+        k.rr = cfg->x0 + 0.5 * cfg->p[3];
+        k.ll = cfg->x0 - 0.5 * cfg->p[3];
     }
     gsl_odeiv2_system sys = {rhs, jac, 3, &k};
     const gsl_odeiv2_step_type *T = (cfg->law == PF_REF_LUGRE || cfg->law == PF_REF_HYBRID)
                                         ? gsl_odeiv2_step_msbdf
                                         : gsl_odeiv2_step_rk8pd;
-    const double H = 1e-3;
-    double t = 0.0, y[3] = {0.0, 0.0, 0.0};
+    /* macro step: the resolution of the extrema (the bristle releases are located exactly) */
+    const double H = cfg->law == PF_REF_BRISTLE ? 5e-3 : 1e-3;
+    double t = 0.0, y[3] = {cfg->x0, cfg->v0, 0.0};
+    double v_min = HUGE_VAL;
+    long releases = 0;
     int stick = cfg->law == PF_REF_SAWTOOTH; /* the sawtooth starts stuck at rest */
     double rel_prev = -cfg->v_p;
     Ext e = {0};
     int status = 0;
     gsl_odeiv2_driver *dm = gsl_odeiv2_driver_alloc_y_new(&sys, T, 1e-6, 1e-10, 1e-10);
     while (t < t_end && status == 0) {
-        double y0[3] = {y[0], y[1], y[2]}, h = H;
+        double y0[3] = {y[0], y[1], y[2]}, h = fmin(H, t_end - t);
         if (stick) {
             /* x fixed, spring force K (v_p t - x) grows; breakaway when it exceeds the static
              * bound of P29 in +x (rig b only loads in +x while stuck). */
@@ -202,25 +276,36 @@ int pf_ref_pull_cycle(const pfRefPull *cfg, double t_end, double t_from, pfRefCy
                 else
                     k.dir = fsp > 0.0 ? 1 : -1;
             }
-            if (cfg->law == PF_REF_BRISTLE) {
-                double ls = cfg->p[0], thmax = cfg->p[2] * ls / (cfg->p[4] * cfg->p[1]);
-                double d = ls * sin(thmax), w = cfg->p[3];
-                if (y[0] > y0[0]) {
-                    k.rr = fmax(k.rr, y[0] + 0.5 * w - d);
-                    k.ll = fmax(k.ll, y[0] - 0.5 * w);
-                } else if (y[0] < y0[0]) {
-                    k.ll = fmin(k.ll, y[0] - 0.5 * w + d);
-                    k.rr = fmin(k.rr, y[0] + 0.5 * w);
+            if (cfg->law == PF_REF_BRISTLE && bristle_event(&k, y[0]) >= 0.0) {
+                /* a release inside the step: bisect on the step length for the event time */
+                double a = 0.0, b = h;
+                for (int it = 0; it < 60 && b - a > 1e-14; ++it) {
+                    double m = 0.5 * (a + b), yy[3] = {y0[0], y0[1], y0[2]};
+                    advance(&sys, T, t, m, yy);
+                    if (bristle_event(&k, yy[0]) >= 0.0)
+                        b = m;
+                    else
+                        a = m;
                 }
+                h = b;
+                memcpy(y, y0, sizeof y);
+                advance(&sys, T, t, h, y);
+                gsl_odeiv2_driver_reset(dm);
             }
+            if (cfg->law == PF_REF_BRISTLE) releases += bristle_update(&k, y[0]);
             t += h;
         }
         double rel = y[1] - cfg->v_p;
         if ((rel > 0.0) != (rel_prev > 0.0)) ext_push(&e, t, cfg->v_p * t - y[0], rel > 0.0);
+        if (t >= t_from) v_min = fmin(v_min, y[1]);
         rel_prev = rel;
     }
     gsl_odeiv2_driver_free(dm);
     memset(out, 0, sizeof *out);
+    out->v_min = v_min;
+    out->x_end = y[0];
+    out->v_end = y[1];
+    out->releases = releases;
     if (status == 0) {
         double smin = HUGE_VAL, smax = -HUGE_VAL;
         for (long i = 0; i < e.n; ++i)
