@@ -6,7 +6,9 @@
  *  - friction: one more contact joint at the patch centre whose normal row is made inert (its
  *    target normal velocity is a large approach speed, so its lambda >= 0 is always clamped at 0)
  *    and whose friction rows t1, t2 carry absolute bounds from the core with target velocities:
- *      SLIP:  t1 along the core's friction force, bound |F|, target 0; the spin row
+ *      SLIP:  t1 along the core's friction force for the predicted frictionless twist
+ *             xi0 + dt a_free (implicit direction, see the slip branch of evaluate), bound |F|,
+ *             target 0; the spin row
  *             (dContactRolling | dContactAxisDep, rhoN = |Mz|) also with target 0.
  *             The solver may apply less than the bound but never more, and only to drive the row
  *             velocity to its target: friction is implicit and cannot push a velocity past zero.
