@@ -193,12 +193,13 @@ int main(int argc, char **argv)
             "set output '%s/limit_surfaces.png'\nset multiplot layout 1,2 title "
             "'Limit surfaces (fx, fy, mz/rho_g) / (mu N)'\nset view equal xyz\n"
             "set xlabel 'f_x'\nset ylabel 'f_y'\nset zlabel 'm_z'\nunset key\n"
-                "set xyplane relative 0\n",
+            "set xyplane relative 0\n",
             out);
     const char *show[2] = {"rect_3x1", "hertz_exact"};
     for (int k = 0; k < 2; ++k)
         fprintf(gp,
-                "set title '%s' noenhanced\nsplot '%s/limit_surfaces.csv' using ((strcol(1) eq '%s') ? $4 : "
+                "set title '%s' noenhanced\nsplot '%s/limit_surfaces.csv' using ((strcol(1) eq "
+                "'%s') ? $4 : "
                 "NaN):5:6 with lines lc rgb '#3060c0'\n",
                 show[k], out, show[k]);
     fprintf(gp, "unset multiplot\n");

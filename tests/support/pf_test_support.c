@@ -16,7 +16,10 @@ static uint64_t next_u64(pfTestRng *rng)
     return z ^ (z >> 31);
 }
 
-double pf_test_uniform(pfTestRng *rng) { return (double)(next_u64(rng) >> 11) * 0x1.0p-53; }
+double pf_test_uniform(pfTestRng *rng)
+{
+    return (double)(next_u64(rng) >> 11) * 0x1.0p-53;
+}
 
 double pf_test_range(pfTestRng *rng, double lo, double hi)
 {
