@@ -46,6 +46,9 @@ typedef struct pfOdePair {
     double c[3], n[3], x[3], y[3]; ///< patch centre and frame (world)
     double rho_g;                  ///< radius of gyration of the patch pressure [m]
     double t1[3], t2[3];           ///< friction row directions used (world)
+    int has_drive;                 ///< 1: drive_f / drive_t applied explicitly this step
+    double drive_f[3];             ///< explicit friction force on body 1 at c (world) [N]
+    double drive_t[3];             ///< explicit friction moment on body 1 (world) [N m]
 
     /* persistent */
     pfOdePatchState state;
@@ -54,6 +57,7 @@ typedef struct pfOdePair {
     double anchor1[3], anchor2[3]; ///< stick anchor: body-1 local point, body-2 local or world
     double axis1[3], axis2[3];     ///< stick anchor: patch x in body-1 / body-2 (or world) frame
     double nrm1[3], nrm2[3];       ///< stick anchor: patch z in body-1 / body-2 (or world) frame
+    double pre_G1[3], pre_G2[3];   ///< body positions before the step (feedback torques are about)
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
     double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads

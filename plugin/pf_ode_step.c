@@ -12,6 +12,8 @@
  *             (dContactRolling | dContactAxisDep, rhoN = |Mz|) also with target 0.
  *             The solver may apply less than the bound but never more, and only to drive the row
  *             velocity to its target: friction is implicit and cannot push a velocity past zero.
+ *             A component that drives its row's velocity instead (W_i u_i > 0, or u_i = 0) is
+ *             applied explicitly and its row dropped (drive_components).
  *      STICK: t1, t2 along the patch axes with bounds mu_s N, targets = anchored drift correction;
  *             spin through a one-axis angular motor (FMax = static spin capacity, Vel = angular
  *             drift correction) because ODE 0.16.2's rolling rows have no target velocity.
@@ -577,6 +579,96 @@ static void patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dy
     }
 }
 
+/* Delassus block of the patch rows in twist coordinates (vx, vy, w) at c, patch frame: the
+ * relative twist change per unit wrench (fx, fy, mz) on body 1 (its opposite on body 2), given
+ * the other constraints (bodymodel). */
+static void patch_delassus(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
+                           double *A)
+{
+    static const double zero[3] = {0, 0, 0};
+    double a[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
+    bodymodel bm;
+    memset(A, 0, 9 * sizeof *A);
+    if (dyn1) {
+        body_model(ctx, p, p->b1, &bm);
+        model_patch_block(&bm, p, zero, zero, 1.0, A, a, araw);
+    }
+    if (dyn2) {
+        body_model(ctx, p, p->b2, &bm);
+        model_patch_block(&bm, p, zero, zero, -1.0, A, a, araw);
+    }
+}
+
+/* Driving components of the slip wrench (applied explicitly, not as rows).
+ *
+ * A row with target velocity 0 and bound B applies lambda in [-B, B] only to bring its row
+ * velocity u toward 0: it can oppose u, never push along it, and at u = 0 it holds. The model's
+ * component W_i along a row is normally dissipative (W_i u_i < 0, P2), but not always: the
+ * Hertz disk with d != 0 has a spin moment with a part independent of w (P16/P17: -c_010 v_sx
+ * + c_100 v_sy) that spins the ball up from w = 0, P17's force numerators carry b_T c_011 w, and
+ * the rolling moment P18 follows the rolling velocity, not the relative spin its row sees.
+ * Rule, per row: if W_i u_i > 0, or u_i = 0 with W_i != 0, W_i is applied explicitly this step
+ * (force at c / moment on body 1, the opposite on body 2) and the row is dropped; otherwise the
+ * implicit row stays. u_i is the velocity the wrench was evaluated at: the predicted twist xi
+ * for t1 and the spin, the present relative spin about t1 / t2 for the rolling rows.
+ *
+ * Stability: the explicit part is the model's own wrench (bounded by it). A component that
+ * depends on its own row velocity (force, spin) could still carry that velocity past the point
+ * where the component vanishes within one step (explicit Euler on a stiff relaxation, e.g. the
+ * spin equilibrium w* of P17 at small |v_s|). Guard: the end-of-step twist is predicted with the
+ * Delassus block, xi_e = xi + dt A W_e; if a component has changed sign there, it is scaled to
+ * the secant root W_i / (W_i - W_i(xi_e)) in (0, 1), which lands on the equilibrium (the
+ * implicit answer to first order) instead of oscillating about it. Outputs: the explicit force
+ * (world, at c) and moment (world) in p->drive_f / drive_t; the rows dropped in rs. */
+static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, int dyn1, int dyn2,
+                             double mu_k, double N, pfTwist xi, pfTwist roll, const pfWrench *W,
+                             const double *mroll, const double *wrel, rowset *rs)
+{
+    const double *x = p->x, *y = p->y, *n = p->n;
+    double fm = hypot(W->fx, W->fy);
+    double u1 = fm > 0.0 ? (xi.vx * W->fx + xi.vy * W->fy) / fm : 0.0;
+    int ex_f = fm > 0.0 && u1 >= 0.0;
+    int ex_s = W->mz != 0.0 && W->mz * xi.w >= 0.0;
+    double sf = 1.0, ss = 1.0;
+    if (ex_f || ex_s) {
+        double we[3] = {ex_f ? W->fx : 0.0, ex_f ? W->fy : 0.0, ex_s ? W->mz : 0.0}, A[9];
+        patch_delassus(ctx, p, dyn1, dyn2, A);
+        pfTwist xe = {xi.vx + dt * (A[0] * we[0] + A[1] * we[1] + A[2] * we[2]),
+                      xi.vy + dt * (A[3] * we[0] + A[4] * we[1] + A[5] * we[2]),
+                      xi.w + dt * (A[6] * we[0] + A[7] * we[1] + A[8] * we[2])};
+        pfWrench We = {0, 0, 0};
+        if (isfinite(xe.vx) && isfinite(xe.vy) && isfinite(xe.w) &&
+            pf_patch_friction(&p->def, mu_k, N, xe, roll, &We, NULL) == PF_OK && isfinite(We.fx) &&
+            isfinite(We.fy) && isfinite(We.mz)) {
+            double c1 = (We.fx * W->fx + We.fy * W->fy) / (fm > 0.0 ? fm : 1.0);
+            if (ex_f && c1 < 0.0) sf = fm / (fm - c1);
+            if (ex_s && We.mz * W->mz < 0.0) ss = W->mz / (W->mz - We.mz);
+        }
+    }
+    double fx = ex_f ? sf * W->fx : 0.0, fy = ex_f ? sf * W->fy : 0.0;
+    double mz = ex_s ? ss * W->mz : 0.0;
+    if (ex_f) rs->b1 = 0.0;
+    if (ex_s) rs->bspin = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        p->drive_f[k] = fx * x[k] + fy * y[k];
+        p->drive_t[k] = mz * n[k];
+    }
+    if (mroll) {
+        const double *t[2] = {rs->t1, rs->t2};
+        double *b[2] = {&rs->broll1, &rs->broll2};
+        for (int i = 0; i < 2; ++i) {
+            double ci = pf_ode_dot(mroll, t[i]), ui = pf_ode_dot(wrel, t[i]);
+            if (!(*b[i] > 0.0) || ci == 0.0 || ci * ui < 0.0) continue;
+            for (int k = 0; k < 3; ++k)
+                p->drive_t[k] += ci * t[i][k];
+            *b[i] = 0.0;
+        }
+    }
+    p->has_drive =
+        pf_ode_finite3(p->drive_f) && pf_ode_finite3(p->drive_t) &&
+        (ex_f || ex_s || p->drive_t[0] != 0.0 || p->drive_t[1] != 0.0 || p->drive_t[2] != 0.0);
+}
+
 static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
 {
     const pfOdeConfig *cfg = &ctx->cfg;
@@ -586,7 +678,10 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     info->geom1 = p->g1;
     info->geom2 = p->g2;
     info->contact_count = p->ncontacts;
+    p->has_drive = 0;
     dBodyID b1 = p->b1, b2 = p->b2;
+    to3(dBodyGetPosition(b1), p->pre_G1);
+    if (b2) to3(dBodyGetPosition(b2), p->pre_G2);
 
     if (p->mat.mode == PF_ODE_MODE_STOCK) {
         p->state = PF_ODE_STATE_STOCK;
@@ -900,16 +995,29 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         rs->b1 = fm;
         rs->b2 = 0.0;
         rs->bspin = fabs(W.mz);
+        double mw[3];
+        int has_roll = 0;
         if (p->kind == PF_ODE_KIND_HERTZ && p->def.rolling_d > 0.0) {
             pfVec2 mr = pf_hertz_rolling_moment(a_hertz, N, p->def.rolling_d, roll, p->def.eps_r);
-            double mw[3];
             for (int k = 0; k < 3; ++k)
                 mw[k] = mr.x * x[k] + mr.y * y[k];
             rs->broll1 = fabs(pf_ode_dot(mw, rs->t1));
             rs->broll2 = fabs(pf_ode_dot(mw, rs->t2));
-            if (!isfinite(rs->broll1) || !isfinite(rs->broll2)) rs->broll1 = rs->broll2 = 0.0;
+            if (!isfinite(rs->broll1) || !isfinite(rs->broll2))
+                rs->broll1 = rs->broll2 = 0.0;
+            else
+                has_roll = 1;
         }
+        /* bounds report the model's magnitudes; driving components leave their rows below */
+        info->bounds.fx = rs->b1;
+        info->bounds.fy = rs->b2;
+        info->bounds.mz = rs->bspin;
+        drive_components(ctx, p, dt, dyn1, dyn2, mu_k, N, xi, roll, &W, has_roll ? mw : NULL, wrel,
+                         rs);
         ctx->counters.slip_steps++;
+        p->state = next;
+        info->state = next;
+        return 1;
     }
     p->state = next;
     info->state = next;
@@ -1029,6 +1137,21 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
         else
             p->has_fric = p->has_spin = 0;
     }
+    /* pass 3: the explicit (driving) friction components, after every evaluation so that no
+     * patch's stick test or stored pre-step loads see them as user loads */
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (!p->has_drive) continue;
+        const double *f = p->drive_f, *t = p->drive_t, *c = p->c;
+        if (is_dynamic(p->b1)) {
+            dBodyAddForceAtPos(p->b1, f[0], f[1], f[2], c[0], c[1], c[2]);
+            dBodyAddTorque(p->b1, t[0], t[1], t[2]);
+        }
+        if (is_dynamic(p->b2)) {
+            dBodyAddForceAtPos(p->b2, -f[0], -f[1], -f[2], c[0], c[1], c[2]);
+            dBodyAddTorque(p->b2, -t[0], -t[1], -t[2]);
+        }
+    }
     ctx->frame++;
     return PF_OK;
 }
@@ -1118,7 +1241,7 @@ int pf_ode_after_step(pfOdeContext *ctx)
              * body 1, tangential part, and its moment about the normal through the centre
              * (normal forces have none), M_c = T_G + (G - c) x F. */
             p->info.normal_force = nsum;
-            const dReal *G = dBodyGetPosition(p->b1);
+            const double *G = p->pre_G1; /* feedback torques are about the pre-step G */
             const double *c = p->info.centre, *x = p->info.xaxis;
             double y[3], gc[3] = {G[0] - c[0], G[1] - c[1], G[2] - c[2]}, mc[3];
             pf_ode_cross(n, x, y);
@@ -1141,12 +1264,33 @@ int pf_ode_after_step(pfOdeContext *ctx)
             add3(T, p->fb_spin.t1);
             add3(to2, p->fb_spin.t2);
         }
+        /* ODE's feedback torque t1 is about G at the start of the step (the Jacobians are built
+         * there); the post-step position would add (G1 - G0) x F = dt v x F to M_c */
+        const double *G = p->pre_G1;
+        if (p->has_drive) {
+            /* the explicit part (drive_components), as body-1 force and moment about G, and its
+             * opposite on body 2 about G2: T_G = t + (c - G) x f */
+            double cg[3] = {p->c[0] - G[0], p->c[1] - G[1], p->c[2] - G[2]}, m1[3];
+            pf_ode_cross(cg, p->drive_f, m1);
+            for (int k = 0; k < 3; ++k) {
+                F[k] += p->drive_f[k];
+                T[k] += p->drive_t[k] + m1[k];
+            }
+            if (is_dynamic(p->b2)) {
+                const double *G2 = p->pre_G2;
+                double cg2[3] = {p->c[0] - G2[0], p->c[1] - G2[1], p->c[2] - G2[2]}, m2[3];
+                pf_ode_cross(cg2, p->drive_f, m2);
+                for (int k = 0; k < 3; ++k) {
+                    fo2[k] -= p->drive_f[k];
+                    to2[k] -= p->drive_t[k] + m2[k];
+                }
+            }
+        }
         for (int k = 0; k < 3; ++k) {
             fo1[k] += F[k];
             to1[k] += T[k];
         }
         /* wrench about the patch centre: M_c = M_G + (G - c) x F */
-        const dReal *G = dBodyGetPosition(p->b1);
         double gc[3] = {G[0] - p->c[0], G[1] - p->c[1], G[2] - p->c[2]}, mc[3];
         pf_ode_cross(gc, F, mc);
         for (int k = 0; k < 3; ++k)

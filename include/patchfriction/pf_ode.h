@@ -172,8 +172,13 @@ typedef struct pfOdePatchInfo {
     double normal_force;          ///< N used for the friction bounds of the last step [N]
     double normal_force_measured; ///< N from the last step's joint feedback [N]
     pfTwist twist;                ///< relative twist before the step, patch frame
-    pfWrench wrench;     ///< friction wrench applied in the last step (feedback), patch frame
-    pfWrench bounds;     ///< row bounds used (fx along t1, fy along t2, mz) [N, N m]
+    pfWrench wrench;     ///< friction wrench applied in the last step, patch frame, about the
+                         ///< centre: the rows' feedback plus any component applied explicitly
+    pfWrench bounds;     ///< row bounds (fx along t1, fy along t2, mz) [N, N m]; in SLIP the
+                         ///< magnitudes of the model wrench. A component that drives its row's
+                         ///< velocity instead of opposing it (W_i u_i > 0, or u_i = 0: e.g. the
+                         ///< Hertz spin moment with d > 0 at w = 0, P17) has no row: it is applied
+                         ///< as a force / torque for the step
     int has_cr;          ///< 1 if cr is defined (w != 0)
     double cr[2];        ///< centre of rotation in the patch frame (P5) [m]
     int has_ca;          ///< 1 if ca is defined (stick test with alpha != 0)
