@@ -136,6 +136,8 @@ double pf_rig_default_duration(const pfRigParams *p)
         return 200.0;
     case PF_LAW_SAWTOOTH:
         return 1000.0; /* period ~ (Delta + (F_h - F_l) / K) / v_p ~ 95 s */
+    case PF_LAW_BRISTLE:
+        return 1000.0; /* period 10 Delta / v_p = 100 s with the damper c */
     default:
         return 400.0;
     }
