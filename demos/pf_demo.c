@@ -47,7 +47,7 @@ static void usage(FILE *f)
           "  --json                 last stdout line: one JSON object with the metrics\n"
           "  --screenshot FILE.png  with --frames N: render N frames, write a PNG, exit\n"
           "  --set key=value        scene parameter, physics.md §5 symbols in ASCII\n"
-          "friction-rig keys: law, m, K, U, omega, v_p, g and the law's own:\n"
+          "friction-rig keys: law, m, K, c (spring damper), U, omega, v_p, g and the law's own:\n"
           "  dahl: sigma, Fc, i     lugre: sigma0, sigma1, sigma2, Fc, Fs, vs\n"
           "  bristle: l_S, kappa, w, N_b     sawtooth: F_h, F_l, Delta\n"
           "  hybrid: kappa, h, sigma, theta1, theta2, eps\n"
@@ -173,7 +173,7 @@ static int run_rig(pfCliOptions *o, char *msg)
     struct {
         const char *key;
         double *dst;
-    } keys[] = {{"m", &p.m},         {"K", &p.K},     {"U", &p.U},
+    } keys[] = {{"m", &p.m},         {"K", &p.K},     {"c", &p.c}, {"U", &p.U},
                 {"omega", &p.omega}, {"v_p", &p.v_p}, {"g", &p.g}};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; ++k)
         if (pf_cli_set_double(o, keys[k].key, keys[k].dst, msg, MSG) < 0) return -1;
