@@ -12,8 +12,11 @@ function(run)
   endif()
 endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+# EXTRA_FLAGS: compiler/linker flags the installed libraries need from their users (the
+# sanitizer runtimes when the build under test is sanitised); empty otherwise.
 run(${CMAKE_COMMAND} -S ${SOURCE_DIR}/demos/example_installed -B ${WORK_DIR}/build
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release "-DCMAKE_C_FLAGS=${EXTRA_FLAGS}"
+    "-DCMAKE_EXE_LINKER_FLAGS=${EXTRA_FLAGS}")
 run(${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run(${WORK_DIR}/build/pf_example)
 # the pkg-config file must describe the same library
@@ -25,6 +28,7 @@ if(PKG_CONFIG_EXECUTABLE)
     OUTPUT_VARIABLE flags OUTPUT_STRIP_TRAILING_WHITESPACE)
   separate_arguments(flags)
   find_program(CC NAMES cc gcc clang)
-  run(${CC} -std=c11 ${SOURCE_DIR}/demos/example_installed/example.c -o ${WORK_DIR}/pf_example_pc ${flags})
+  separate_arguments(extra UNIX_COMMAND "${EXTRA_FLAGS}")
+  run(${CC} -std=c11 ${extra} ${SOURCE_DIR}/demos/example_installed/example.c -o ${WORK_DIR}/pf_example_pc ${flags})
   run(${WORK_DIR}/pf_example_pc)
 endif()
