@@ -1861,6 +1861,17 @@ int main(int argc, char **argv)
             fprintf(md, "| %s | %s | %s | %s |\n", LAWS[l], fmt_num(b[0], 32, rig_e[l]),
                     fmt_num(b[1], 32, rig_p[l]), fmt_num(b[2], 32, rig_a[l]));
         }
+        fprintf(
+            md,
+            "\nReading the table: Dahl's law has no static/kinetic difference, so in rig (b) "
+            "the mass never sticks; its 'period' is the undamped spring oscillation "
+            "2 pi sqrt(m/K) riding on steady sliding (marginally stable, tested against a GSL "
+            "reference), not a stick-slip cycle. The bristle row's rig (b) has a damper c = 0.1 "
+            "N s/m beside the spring: without damping its release map preserves phase-space "
+            "area and no limit cycle can exist. The hybrid law follows P30 as written "
+            "(F = sigma kappa theta cos^2 theta / h), whose steady friction kappa g/h is far "
+            "above the published U = 2 N, so its rig (a) loop is almost elastic; the reading "
+            "F = kappa theta cos^2 theta / h is `--set kappa=0.01` (loop 0.25 J).\n");
         fprintf(md, "\n![rig a](plots/friction_rig_wall.png)\n\n"
                     "![rig b](plots/friction_rig_pull.png)\n\n");
     }
