@@ -880,11 +880,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         }
         if (st == PF_OK) {
             info->stick_margin = res.margin;
-            if (!res.pure_translation && res.sticks == 0) {
-                info->has_ca = 1;
-                info->ca[0] = res.ca_x;
-                info->ca[1] = res.ca_y;
-            } else if (!res.pure_translation) {
+            if (!res.pure_translation) {
                 info->has_ca = 1;
                 info->ca[0] = res.ca_x;
                 info->ca[1] = res.ca_y;
