@@ -31,3 +31,12 @@ double pf_test_logsigned(pfTestRng *rng, double lo, double hi)
     double m = exp(pf_test_range(rng, log(lo), log(hi)));
     return pf_test_uniform(rng) < 0.5 ? -m : m;
 }
+
+int pf_test_run_suite(Suite *s)
+{
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

@@ -1,7 +1,9 @@
-/* Shared helpers of the test suite: deterministic random numbers and relative comparisons. */
+/* Shared helpers of the test suite: deterministic random numbers, relative comparisons and the
+ * Check runner every unit test's main() ends with. */
 #ifndef PF_TEST_SUPPORT_H
 #define PF_TEST_SUPPORT_H
 
+#include <check.h>
 #include <stdint.h>
 
 /// Deterministic 64-bit generator (splitmix64) so failures reproduce exactly.
@@ -17,5 +19,9 @@ double pf_test_uniform(pfTestRng *rng);
 double pf_test_range(pfTestRng *rng, double lo, double hi);
 /// Log-uniform magnitude in [lo, hi] (lo > 0) with a random sign.
 double pf_test_logsigned(pfTestRng *rng, double lo, double hi);
+
+/// Run every test of s (CK_NORMAL output), free the runner (and with it s); 0 when all passed,
+/// 1 otherwise: the exit status of a unit test's main().
+int pf_test_run_suite(Suite *s);
 
 #endif

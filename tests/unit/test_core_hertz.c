@@ -395,9 +395,5 @@ static Suite *hertz_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(hertz_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(hertz_suite());
 }

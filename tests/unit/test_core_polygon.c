@@ -256,9 +256,5 @@ static Suite *polygon_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(polygon_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    const int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return pf_test_run_suite(polygon_suite());
 }

@@ -255,9 +255,5 @@ int main(void)
     tcase_add_test(tc, zero_load_sticks);
     tcase_add_test(tc, bad_inputs_rejected);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(s);
 }

@@ -8,6 +8,7 @@
 #include <patchfriction/pf_laws.h>
 
 #include "pf_scenes.h"
+#include "pf_test_support.h"
 
 #define P23_TOL 1e-6             /* issue 5: force-deflection curve within 1e-6 (units of Fc) */
 #define P24_RTOL 1e-4            /* issue 5: energy per half cycle, relative */
@@ -490,9 +491,5 @@ static Suite *laws_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(laws_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_suite(laws_suite());
 }

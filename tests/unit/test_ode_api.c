@@ -1,6 +1,7 @@
 /* Adapter API: material validation, shapes found from geometry, pair lifetime, allocation-free
  * steady state, and extreme inputs that must never reach ODE as NaN. */
 #include "pf_ode_test_scene.h"
+#include "pf_test_support.h"
 
 #include <check.h>
 #include <math.h>
@@ -262,9 +263,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(suite());
 }

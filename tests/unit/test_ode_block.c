@@ -1,6 +1,7 @@
 /* Adapter physics on a block resting on a plane, for dWorldStep and dWorldQuickStep at
  * dt = 1e-4, 1e-3 and 5e-3 s. Every expected value is a closed form computed here. */
 #include "pf_ode_test_scene.h"
+#include "pf_test_support.h"
 
 #include <check.h>
 #include <math.h>
@@ -318,9 +319,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(suite());
 }

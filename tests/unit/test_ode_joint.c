@@ -11,6 +11,7 @@
 #include <patchfriction/pf_ode_joint.h>
 
 #include "pf_scenes.h"
+#include "pf_test_support.h"
 
 /* Amplitude per cycle against the tight reference. The joint row is first order in dt (the
  * error at cycle 30 is ~2.5 % at dt = 1e-3 and ~0.5 % at dt = 2e-4, where this test runs). */
@@ -180,9 +181,5 @@ int main(void)
     tcase_add_test(tc, test_slider_lugre_holds_below_breakaway);
     tcase_add_test(tc, test_joint_friction_rejects_bad_input);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_suite(s);
 }

@@ -9,6 +9,7 @@
  * perpendicular) and never push the velocity past zero. Every expected value is (BE) iterated
  * here. */
 #include "pf_ode_test_scene.h"
+#include "pf_test_support.h"
 
 #include <check.h>
 #include <math.h>
@@ -157,9 +158,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(suite());
 }

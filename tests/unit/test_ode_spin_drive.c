@@ -12,6 +12,7 @@
  * contact point below the centre and have no moment about z; a sphere has no gyroscopic term).
  * The total reported wrench must satisfy P2. Every expected value is computed here. */
 #include "pf_ode_test_scene.h"
+#include "pf_test_support.h"
 
 #include <check.h>
 #include <math.h>
@@ -145,9 +146,5 @@ static Suite *suite(void)
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(suite());
 }

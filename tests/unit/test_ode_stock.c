@@ -4,6 +4,7 @@
  * receives mu N against the motion (each contact's row saturates at mu N_i), and no moment
  * about the normal when it slides without spin. */
 #include "pf_ode_test_scene.h"
+#include "pf_test_support.h"
 
 #include <check.h>
 #include <math.h>
@@ -50,9 +51,5 @@ int main(void)
     TCase *tc = tcase_create("stock");
     tcase_add_test(tc, stock_slide_reports_wrench);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(s);
 }

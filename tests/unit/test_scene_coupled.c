@@ -4,6 +4,7 @@
  * patch contact (exact, pade), stock ODE friction (figures only) and the 1-D Coulomb law through
  * pf_law_solve_1d. */
 #include "scene_compare.h"
+#include "pf_test_support.h"
 
 #define DT 1e-3
 /* Named tolerances. */
@@ -99,9 +100,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(suite());
 }

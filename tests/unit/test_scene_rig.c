@@ -8,6 +8,7 @@
 
 #include "pf_ref_laws.h"
 #include "pf_scenes.h"
+#include "pf_test_support.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -243,9 +244,5 @@ Suite *rig_suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(rig_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return pf_test_run_suite(rig_suite());
 }

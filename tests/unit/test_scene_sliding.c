@@ -2,6 +2,7 @@
  * and closed forms. Patch modes (exact, pade) must track the reference within 1 % RMS of the
  * motion amplitude at dt = 1 ms; stock mode's errors are printed as figures only. */
 #include "scene_compare.h"
+#include "pf_test_support.h"
 
 #define DT 1e-3
 /* Named tolerances (issue 4). */
@@ -229,9 +230,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(suite());
 }

@@ -3,6 +3,7 @@
  * 1 % RMS of the motion amplitude at the scene's default dt (5e-5 s: >= 100 steps per period of
  * the fastest published excitation). Stock mode's error is printed as a figure. */
 #include "scene_compare.h"
+#include "pf_test_support.h"
 
 #define TRACK_REL_TOL 0.01 /* RMS position error / motion amplitude, patch modes */
 #define DURATION 0.2       /* [s] */
@@ -88,9 +89,5 @@ static Suite *suite(void)
 
 int main(void)
 {
-    SRunner *sr = srunner_create(suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(suite());
 }
