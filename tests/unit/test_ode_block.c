@@ -1,6 +1,8 @@
 /* Adapter physics on a block resting on a plane, for dWorldStep and dWorldQuickStep at
- * dt = 1e-4, 1e-3 and 5e-3 s. Every expected value is a closed form computed here. */
+ * dt = 1e-4, 1e-3 and 5e-3 s. Every expected value is a closed form computed here or in
+ * pf_test_closed_forms.c. */
 #include "pf_ode_test_scene.h"
+#include "pf_test_closed_forms.h"
 #include "pf_test_support.h"
 
 #include <check.h>
@@ -30,23 +32,6 @@ static pfOdeMaterial material(double mu_s, double mu_k)
     m.mu_s = mu_s;
     m.mu_k = mu_k;
     return m;
-}
-
-/* K(p, q) of physics.md P7: antiderivative of rho = sqrt(p^2 + q^2). */
-static double k_anti(double p, double q)
-{
-    double r = hypot(p, q), s = 2.0 * p * q * r;
-    if (p != 0.0) s += p * p * p * asinh(q / fabs(p));
-    if (q != 0.0) s += q * q * q * asinh(p / fabs(q));
-    return s / 6.0;
-}
-
-/* Mean distance of a uniform L x W rectangle (centred) from the point (px, py). */
-static double rect_mean_dist(double L, double W, double px, double py)
-{
-    double p1 = -0.5 * L - px, p2 = 0.5 * L - px, q1 = -0.5 * W - py, q2 = 0.5 * W - py;
-    double s = k_anti(p2, q2) - k_anti(p1, q2) - k_anti(p2, q1) + k_anti(p1, q1);
-    return s / (L * W);
 }
 
 static const char *stepper(int quick)
@@ -235,7 +220,7 @@ START_TEST(test_spin_stop_time)
     const double w0 = 200.0;
     /* P9 for the rectangle: M = mu_k N <|r|>, J = m (L^2 + W^2) / 12 */
     double J = BM * (BL * BL + BW * BW) / 12.0;
-    double M = MU_K * BM * PF_ODE_TEST_G * rect_mean_dist(BL, BW, 0, 0);
+    double M = MU_K * BM * PF_ODE_TEST_G * pf_test_rect_mean_dist(BL, BW, 0, 0);
     double expect = w0 * J / M;
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
@@ -274,7 +259,7 @@ START_TEST(test_eccentric_push_breakaway)
         /* P10: push F along y at (h, 0): ay = F/m, alpha = F h / J, CA = (-J/(m h), 0).
          * P12: F (h + J/(m h)) = mu_s N <|r - CA|>. */
         double xca = -J / (m * h);
-        double expect = 0.55 * N * rect_mean_dist(L, W, xca, 0.0) / (h - xca);
+        double expect = 0.55 * N * pf_test_rect_mean_dist(L, W, xca, 0.0) / (h - xca);
         for (int quick = 0; quick < 2; ++quick)
             for (int k = 0; k < 3; ++k) {
                 pfOdeTestScene s;

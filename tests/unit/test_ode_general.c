@@ -1,7 +1,9 @@
 /* Generalised holding-wrench stick test (physics.md §2) for bodies under other joints and for
  * patches between two dynamic bodies, for dWorldStep and dWorldQuickStep at dt = 1e-4, 1e-3 and
- * 5e-3 s. Every expected value is a closed form computed here. */
+ * 5e-3 s. Every expected value is a closed form computed here or in
+ * pf_test_closed_forms.c. */
 #include "pf_ode_test_scene.h"
+#include "pf_test_closed_forms.h"
 #include "pf_test_support.h"
 
 #include <check.h>
@@ -36,24 +38,6 @@ static pfOdeMaterial material(double mu_s, double mu_k)
 static const char *stepper(int quick)
 {
     return quick ? "QuickStep" : "WorldStep";
-}
-
-/* K(p, q) of physics.md P7: antiderivative of rho = sqrt(p^2 + q^2). */
-static double k_anti(double p, double q)
-{
-    double r = hypot(p, q), s = 2.0 * p * q * r;
-    if (p != 0.0) s += p * p * p * asinh(q / fabs(p));
-    if (q != 0.0) s += q * q * q * asinh(p / fabs(q));
-    return s / 6.0;
-}
-
-/* Mean distance of a uniform L x W rectangle (centred) from the point (px, py): P11 is
- * M_max = mu_s N <|r - r0|>. */
-static double rect_mean_dist(double L, double W, double px, double py)
-{
-    double p1 = -0.5 * L - px, p2 = 0.5 * L - px, q1 = -0.5 * W - py, q2 = 0.5 * W - py;
-    double s = k_anti(p2, q2) - k_anti(p1, q2) - k_anti(p2, q1) + k_anti(p1, q1);
-    return s / (L * W);
 }
 
 static int patch_state(const pfOdeTestScene *s)
@@ -184,7 +168,7 @@ START_TEST(test_vertical_axis_breakaway_torque)
     const double px = -0.04, py = -0.02; /* force point, block frame [m] */
     const double N = BM * PF_ODE_TEST_G;
     const double arm = hypot(px - hx, py - hy);
-    const double mmax = MU_S * N * rect_mean_dist(BL, BW, hx, hy);
+    const double mmax = MU_S * N * pf_test_rect_mean_dist(BL, BW, hx, hy);
     const double expect = mmax / arm;
     const double ramp = 2.0;
     for (int quick = 0; quick < 2; ++quick)

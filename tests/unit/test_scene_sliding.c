@@ -2,6 +2,7 @@
  * and closed forms. Patch modes (exact, pade) must track the reference within 1 % RMS of the
  * motion amplitude at dt = 1 ms; stock mode's errors are printed as figures only. */
 #include "scene_compare.h"
+#include "pf_test_closed_forms.h"
 #include "pf_test_support.h"
 
 #define DT 1e-3
@@ -98,20 +99,6 @@ START_TEST(test_general_motion_yaw_invariant)
 }
 END_TEST
 
-/* Mean distance of a uniform L x W rectangle from (px, py): corner sum of K of P7. */
-static double k_anti(double p, double q)
-{
-    double r = hypot(p, q), s = 2.0 * p * q * r;
-    if (p != 0.0) s += p * p * p * asinh(q / fabs(p));
-    if (q != 0.0) s += q * q * q * asinh(p / fabs(q));
-    return s / 6.0;
-}
-static double rect_mean_dist(double L, double W, double px, double py)
-{
-    double p1 = -0.5 * L - px, p2 = 0.5 * L - px, q1 = -0.5 * W - py, q2 = 0.5 * W - py;
-    return (k_anti(p2, q2) - k_anti(p1, q2) - k_anti(p2, q1) + k_anti(p1, q1)) / (L * W);
-}
-
 START_TEST(test_eccentric_push_breakaway)
 {
     const char *hs[2] = {"0.005", "0.01"};
@@ -121,7 +108,7 @@ START_TEST(test_eccentric_push_breakaway)
         /* closed form: P10 CA = (-J/(m h), 0); P12 F (h - x_CA) = mu_s N <|r - CA|> */
         const double L = 0.03, W = 0.01, m = 2700.0 * L * W * 0.01, J = m * (L * L + W * W) / 12;
         double xca = -J / (m * h);
-        double closed = 0.55 * m * 9.81 * rect_mean_dist(L, W, xca, 0.0) / (h - xca);
+        double closed = 0.55 * m * 9.81 * pf_test_rect_mean_dist(L, W, xca, 0.0) / (h - xca);
         pfRefResult ref;
         double T = 1.2 * closed / 0.05;
         reference("eccentric-push", kv, 2, T, &ref);
