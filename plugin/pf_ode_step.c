@@ -39,40 +39,40 @@ typedef struct rowset {
     double spin_vel;
 } rowset;
 
+/* ODE fills dVector3s of dReal; the adapter works in plain double[3]. */
+static void to3(const dReal *v, double *o)
+{
+    o[0] = v[0];
+    o[1] = v[1];
+    o[2] = v[2];
+}
+
 static void body_frame_point(dBodyID b, const double *local, double *world)
 {
     dVector3 w;
     dBodyGetRelPointPos(b, local[0], local[1], local[2], w);
-    world[0] = w[0];
-    world[1] = w[1];
-    world[2] = w[2];
+    to3(w, world);
 }
 
 static void body_frame_vec(dBodyID b, const double *local, double *world)
 {
     dVector3 w;
     dBodyVectorToWorld(b, local[0], local[1], local[2], w);
-    world[0] = w[0];
-    world[1] = w[1];
-    world[2] = w[2];
+    to3(w, world);
 }
 
 static void to_body_point(dBodyID b, const double *world, double *local)
 {
     dVector3 l;
     dBodyGetPosRelPoint(b, world[0], world[1], world[2], l);
-    local[0] = l[0];
-    local[1] = l[1];
-    local[2] = l[2];
+    to3(l, local);
 }
 
 static void to_body_vec(dBodyID b, const double *world, double *local)
 {
     dVector3 l;
     dBodyVectorFromWorld(b, world[0], world[1], world[2], l);
-    local[0] = l[0];
-    local[1] = l[1];
-    local[2] = l[2];
+    to3(l, local);
 }
 
 static int is_dynamic(dBodyID b)
@@ -276,13 +276,6 @@ static void model_project(const bodymodel *bm, const double *x, double *out)
         for (int i = 0; i < 6; ++i)
             out[i] -= c * bm->u[k][i];
     }
-}
-
-static void to3(const dReal *v, double *o)
-{
-    o[0] = v[0];
-    o[1] = v[1];
-    o[2] = v[2];
 }
 
 static void model_joint_rows(bodymodel *bm, dJointID j, dBodyID b)
