@@ -5,7 +5,7 @@ set -eu
 export DEBIAN_FRONTEND=noninteractive
 PKGS="build-essential cmake pkg-config clang libclang-rt-14-dev
       libode-dev check libsubunit-dev libgsl-dev libcubature-dev
-      libglfw3-dev libgl-dev libpng-dev gnuplot-nox xvfb xauth"
+      libglfw3-dev libgl-dev libgl1-mesa-dri libpng-dev gnuplot-nox xvfb xauth"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
