@@ -89,6 +89,31 @@ START_TEST(test_hertz_exact_matches_cubature_special)
 }
 END_TEST
 
+START_TEST(test_hertz_exact_matches_cubature_eps_rim_far)
+{
+    /* eps > 0 with the CR near the rim, around the switch between the closed forms and the far
+     * series of the potentials (m = 0.4, i.e. lambda = 6.25: c ~ 2.693 for small e), far away,
+     * large height e = eps/|w|; d = +-1 along and across the sliding direction */
+    const double cs[] = {0.0, 0.5, 1.0 - 1e-6, 1.0, 1.0 + 1e-6, 1.5, 2.69, 2.7, 50.0, 1e3};
+    const double es[] = {1e-6, 1e-3, 0.3, 3.0, 1e3};
+    const double gams[] = {0.0, 1.1, 2.0};
+    double worst = 0.0;
+    int n = 0;
+    for (unsigned i = 0; i < sizeof cs / sizeof cs[0]; ++i)
+        for (unsigned j = 0; j < sizeof es / sizeof es[0]; ++j)
+            for (int dd = -1; dd <= 1; dd += 2) {
+                double w = 0.7 * dd, th = 0.9, gam = gams[(i + j) % 3];
+                double e = err_vs_ref(cs[i] * 0.7 * cos(th), cs[i] * 0.7 * sin(th), w, es[j] * 0.7,
+                                      (double)dd, th + gam);
+                ck_assert_msg(e < TOL_REF, "c=%g e=%g d=%d err=%g", cs[i], es[j], dd, e);
+                worst = fmax(worst, e);
+                ++n;
+            }
+    printf("hertz exact vs cubature, eps > 0 near rim / far / large e: %d samples, max %.2e\n", n,
+           worst);
+}
+END_TEST
+
 START_TEST(test_hertz_pure_slide_p8)
 {
     double t[3];
@@ -377,6 +402,7 @@ static Suite *hertz_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_hertz_exact_matches_cubature_random);
     tcase_add_test(tc, test_hertz_exact_matches_cubature_special);
+    tcase_add_test(tc, test_hertz_exact_matches_cubature_eps_rim_far);
     tcase_add_test(tc, test_hertz_pure_slide_p8);
     tcase_add_test(tc, test_hertz_pure_spin_p9);
     tcase_add_test(tc, test_hertz_p16_moments);
