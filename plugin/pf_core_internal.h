@@ -63,4 +63,34 @@ typedef struct pfEllip {
 
 pfEllip pf_ellip(double k, double kp);
 
+/* ---- evaluation of an already validated patch (pf_core_patch.c) ------------------------------
+ * The checked API validates a definition once per call and then uses these; functions that
+ * evaluate a patch many times per call (the stick tests, the limit-set search) call them
+ * directly instead of re-validating on every evaluation. Preconditions: def passed
+ * pf_patch_def_validate, mu and normal_force passed the checked API's scalar checks, twists
+ * finite. */
+
+/* The static model of a patch: exact, no rolling shift, no regularisation (the limit set is a
+ * property of the patch, not of the kinetic approximant). */
+pfPatchDef pf_patch_static(const pfPatchDef *def);
+/* Radius of gyration of the pressure about the patch centre [m]. */
+double pf_patch_gyration(const pfPatchDef *def);
+/* Kinetic wrench with the twist and rolling velocity rescaled so no square can overflow
+ * (non-finite only if the model fails). */
+pfWrench pf_patch_eval(const pfPatchDef *def, double mu, double normal_force, pfTwist t,
+                       pfTwist rolling);
+/* D(xi) of the static model; +inf when it overflows. */
+double pf_patch_dissipation_eval(const pfPatchDef *def, double mu_s, double normal_force,
+                                 pfTwist xi);
+
+/* ---- 3x3 symmetric positive definite solves (pf_core_stick.c) ------------------------------ */
+
+/* Cholesky factor L (lower) of the symmetrised A. Returns -1 when A is positive definite, else
+ * the index of the first pivot <= 1e-14 max|A| (its value in *pivot). */
+int pf_spd3_cholesky(const double A[9], double l[3][3], double *pivot);
+/* Forward substitution L y = b. */
+void pf_spd3_forward(double l[3][3], const double b[3], double y[3]);
+/* Back substitution L^T x = y. */
+void pf_spd3_backward(double l[3][3], const double y[3], double x[3]);
+
 #endif

@@ -106,7 +106,7 @@ static int eval_at(limit_search *ls, const double s[2], double *f, double g[2], 
     pfTwist t = {z[0], z[1], z[2] / ls->rho_g}, zero = {0.0, 0.0, 0.0};
     pfWrench w;
     ls->evals++;
-    if (pf_patch_friction(&ls->sdef, 1.0, 1.0, t, zero, &w, NULL) != PF_OK) return 0;
+    w = pf_patch_eval(&ls->sdef, 1.0, 1.0, t, zero);  /* validated once by the caller */
     double gz[3] = {-w.fx, -w.fy, -w.mz / ls->rho_g}; /* grad D = -W (maximum dissipation) */
     *f = dot3(gz, z);                                 /* D = -xi.W (Euler) */
     g[0] = dot3(gz, ls->e[0]);
@@ -249,11 +249,7 @@ static int limit_core(const pfPatchDef *def, double mu_s, double normal_force, d
 {
     limit_search ls;
     memset(&ls, 0, sizeof ls);
-    ls.sdef = *def;
-    ls.sdef.model = PF_MODEL_EXACT;
-    ls.sdef.rolling_d = 0.0;
-    ls.sdef.eps_t = 0.0;
-    ls.sdef.eps_r = 0.0;
+    ls.sdef = pf_patch_static(def);
     ls.rho_g = rho_g;
     ls.max_evals = PF_LIMIT_MAX_EVALS - extra_evals;
 
@@ -403,7 +399,7 @@ int pf_limit_set_test(const pfPatchDef *def, double mu_s, double normal_force, p
                       pfStickResult *out, pfError *err)
 {
     double rho_g;
-    int s = pf_patch_gyration_radius(def, &rho_g, err); /* validates def too */
+    int s = pf_patch_gyration_radius(def, &rho_g, err); /* validates def, once per test */
     if (s != PF_OK) return s;
     if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
     if ((s = pf_check_nonnegative(err, "mu_s", mu_s)) != PF_OK ||
@@ -431,8 +427,7 @@ int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_forc
     int s = pf_stick_planar(def, mu_s, normal_force, body, fx, fy, m_g, &ca, err);
     if (s != PF_OK) return s; /* validates every input */
     if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
-    double rho_g;
-    if ((s = pf_patch_gyration_radius(def, &rho_g, err)) != PF_OK) return s;
+    double rho_g = pf_patch_gyration(def); /* def validated by the CA test above */
     /* load L = (F, M_c), M_c = m_g + ((G - c) x F)_z with c the origin (pf_core_stick.c) */
     double ls = fmax(fmax(fabs(fx), fabs(fy)), fabs(m_g) / rho_g);
     if (!(ls > 0.0)) ls = 1.0;
@@ -467,31 +462,14 @@ int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_for
             if ((s = pf_check_finite(err, field, c[k])) != PF_OK) return s;
         }
     }
-    double rho_g;
-    if ((s = pf_patch_gyration_radius(def, &rho_g, err)) != PF_OK) return s;
+    double rho_g = pf_patch_gyration(def); /* def validated by the CA test above */
     double as = fmax(fmax(fabs(a_free.vx), fabs(a_free.vy)), fabs(a_free.w) * rho_g);
     if (!(as > 0.0)) as = 1.0;
-    /* L = -w* = A^-1 a_free by Cholesky of the symmetrised block (as pf_stick_general) */
-    double l[3][3] = {{0.0}}, a[3] = {a_free.vx / as, a_free.vy / as, a_free.w / as}, y[3], x[3];
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j <= i; ++j) {
-            double sum = 0.5 * (A[3 * i + j] + A[3 * j + i]);
-            for (int k = 0; k < j; ++k)
-                sum -= l[i][k] * l[j][k];
-            l[i][j] = i == j ? sqrt(sum) : sum / l[j][j];
-        }
-    for (int i = 0; i < 3; ++i) {
-        double sum = a[i];
-        for (int k = 0; k < i; ++k)
-            sum -= l[i][k] * y[k];
-        y[i] = sum / l[i][i];
-    }
-    for (int i = 2; i >= 0; --i) {
-        double sum = y[i];
-        for (int k = i + 1; k < 3; ++k)
-            sum -= l[k][i] * x[k];
-        x[i] = sum / l[i][i];
-    }
+    /* L = -w* = A^-1 a_free (A is positive definite: pf_stick_general accepted it) */
+    double l[3][3], pivot, a[3] = {a_free.vx / as, a_free.vy / as, a_free.w / as}, y[3], x[3];
+    pf_spd3_cholesky(A, l, &pivot);
+    pf_spd3_forward(l, a, y);
+    pf_spd3_backward(l, y, x);
     return limit_core(def, mu_s, normal_force, rho_g, x, as, reactions, reaction_count,
                       ca.incipient, &ca, 1, out, err);
 }

@@ -197,28 +197,18 @@ static pfWrench eval_model(const pfPatchDef *def, double mu, double n, pfTwist t
     }
 }
 
-int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfTwist t,
-                      pfTwist rolling, pfWrench *out, pfError *err)
+/* P3 uses u/|u| only, so every model without regularisation is homogeneous of degree 0 in the
+ * twist, and the regularised Hertz model in (twist, eps_t) jointly, its rolling direction in
+ * (rolling, eps_r): dividing each group by its largest member keeps the fast path far from
+ * overflow and underflow without changing the result. Stage 1 divides by the largest raw
+ * component so that |w| * size cannot overflow; stage 2 by the largest velocity. eps is in 1/s,
+ * i.e. velocity / a: its velocity scale is eps * a. */
+pfWrench pf_patch_eval(const pfPatchDef *def, double mu, double normal_force, pfTwist t,
+                       pfTwist rolling)
 {
-    int s = pf_patch_def_validate(def, err);
-    if (s != PF_OK) return s;
-    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
-    if ((s = check_scalars(err, mu, "mu", normal_force)) != PF_OK ||
-        (s = check_twist(err, "twist", t)) != PF_OK ||
-        (s = check_twist(err, "rolling", rolling)) != PF_OK)
-        return s;
-
     double size = patch_size(def);
-    if (!isfinite(mu * normal_force * 4.0 * size))
-        return pf_error_set(err, PF_ERR_RANGE, "normal_force",
-                            "friction moment mu * normal_force * size = %g * %g * %g overflows", mu,
-                            normal_force, size);
-    /* Scale (twist, eps_t) together and (rolling, eps_r) together: both enter only through
-     * ratios (P15, P14), so the result is unchanged and no square can overflow. eps is in 1/s,
-     * i.e. velocity / a: its velocity scale is eps * a. */
-    double eps_t = 0.0, eps_r = 0.0;
-    double eps_def = def->shape == PF_PATCH_HERTZ_DISK ? def->eps_t : 0.0;
-    /* Stage 1: divide by the largest raw component, so |w| * size below cannot overflow. */
+    int hertz = def->shape == PF_PATCH_HERTZ_DISK;
+    double eps_def = hertz ? def->eps_t : 0.0, eps_t = 0.0, eps_r = 0.0;
     double m = fmax(fmax(fabs(t.vx), fabs(t.vy)), fmax(fabs(t.w), eps_def));
     if (m > 0.0) {
         t.vx /= m;
@@ -227,7 +217,7 @@ int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfT
         eps_def /= m;
     }
     double ts = twist_scale(t, size);
-    if (def->shape == PF_PATCH_HERTZ_DISK) {
+    if (hertz) {
         ts = fmax(ts, eps_def * size);
         double rs = fmax(fmax(fabs(rolling.vx), fabs(rolling.vy)), def->eps_r * size);
         if (rs > 0.0) {
@@ -243,7 +233,25 @@ int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfT
         eps_t = eps_def / ts;
     }
     rolling.w = 0.0;
-    pfWrench w = eval_model(def, mu, normal_force, t, rolling, eps_t, eps_r);
+    return eval_model(def, mu, normal_force, t, rolling, eps_t, eps_r);
+}
+
+int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfTwist t,
+                      pfTwist rolling, pfWrench *out, pfError *err)
+{
+    int s = pf_patch_def_validate(def, err);
+    if (s != PF_OK) return s;
+    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
+    if ((s = check_scalars(err, mu, "mu", normal_force)) != PF_OK ||
+        (s = check_twist(err, "twist", t)) != PF_OK ||
+        (s = check_twist(err, "rolling", rolling)) != PF_OK)
+        return s;
+    double size = patch_size(def);
+    if (!isfinite(mu * normal_force * 4.0 * size))
+        return pf_error_set(err, PF_ERR_RANGE, "normal_force",
+                            "friction moment mu * normal_force * size = %g * %g * %g overflows", mu,
+                            normal_force, size);
+    pfWrench w = pf_patch_eval(def, mu, normal_force, t, rolling);
     if (!isfinite(w.fx) || !isfinite(w.fy) || !isfinite(w.mz))
         return pf_error_set(err, PF_ERR_NOT_FINITE, "result",
                             "model returned a non-finite wrench (%g, %g, %g)", w.fx, w.fy, w.mz);
@@ -255,6 +263,34 @@ int pf_patch_friction(const pfPatchDef *def, double mu, double normal_force, pfT
  * the same patch evaluated with mu_s, xi . W(xi) = -mu_s * integral of p u.u/|u| dA = -D(xi)
  * (P3/P4 with u from P1), so D follows exactly from the wrench. The exact (unregularised) model
  * is always used: the limit set is a physical property of the patch, not of the approximant. */
+pfPatchDef pf_patch_static(const pfPatchDef *def)
+{
+    pfPatchDef st = *def;
+    st.model = PF_MODEL_EXACT;
+    st.rolling_d = 0.0;
+    st.eps_t = 0.0;
+    st.eps_r = 0.0;
+    return st;
+}
+
+double pf_patch_dissipation_eval(const pfPatchDef *def, double mu_s, double normal_force,
+                                 pfTwist xi)
+{
+    /* Scaled as pf_patch_eval; D is degree 1 in xi, so the scales multiply back. */
+    double m = fmax(fmax(fabs(xi.vx), fabs(xi.vy)), fabs(xi.w));
+    if (m == 0.0) return 0.0;
+    pfTwist u = {xi.vx / m, xi.vy / m, xi.w / m}, zero = {0.0, 0.0, 0.0};
+    double ts = twist_scale(u, patch_size(def));
+    u.vx /= ts;
+    u.vy /= ts;
+    u.w /= ts;
+    pfPatchDef st = pf_patch_static(def);
+    pfWrench w = eval_model(&st, mu_s, normal_force, u, zero, 0.0, 0.0);
+    double d = -(u.vx * w.fx + u.vy * w.fy + u.w * w.mz) * ts * m;
+    if (!isfinite(d)) return INFINITY;
+    return d > 0.0 ? d : 0.0;
+}
+
 int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force, pfTwist xi,
                          double *out, pfError *err)
 {
@@ -264,56 +300,25 @@ int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force
     if ((s = check_scalars(err, mu_s, "mu_s", normal_force)) != PF_OK ||
         (s = check_twist(err, "xi", xi)) != PF_OK)
         return s;
-    double size = patch_size(def);
-    /* Two stages as in pf_patch_friction; D is degree 1, so the scales multiply back. */
-    double m = fmax(fmax(fabs(xi.vx), fabs(xi.vy)), fabs(xi.w));
-    if (m == 0.0) {
-        *out = 0.0;
-        return PF_OK;
-    }
-    xi.vx /= m;
-    xi.vy /= m;
-    xi.w /= m;
-    double ts = twist_scale(xi, size);
-    pfTwist u = {xi.vx / ts, xi.vy / ts, xi.w / ts};
-    pfTwist zero = {0.0, 0.0, 0.0};
-    pfWrench w;
-    switch (def->shape) {
-    case PF_PATCH_HERTZ_DISK:
-        w = pf_hertz_disk_friction(def->radius, mu_s, normal_force, 0.0, u, zero, 0.0, 0.0);
-        break;
-    default: {
-        pfPatchDef exact = *def;
-        exact.model = PF_MODEL_EXACT;
-        w = eval_model(&exact, mu_s, normal_force, u, zero, 0.0, 0.0);
-        break;
-    }
-    }
-    double d = -(u.vx * w.fx + u.vy * w.fy + u.w * w.mz) * ts * m;
+    double d = pf_patch_dissipation_eval(def, mu_s, normal_force, xi);
     if (!isfinite(d))
-        return pf_error_set(
-            err, PF_ERR_RANGE, "xi",
-            "D(xi) overflows: twist scale %g times friction %g is not representable", ts,
-            mu_s * normal_force);
-    *out = d > 0.0 ? d : 0.0;
+        return pf_error_set(err, PF_ERR_RANGE, "xi",
+                            "D(xi) overflows: twist (%g, %g, %g) times friction %g is not "
+                            "representable",
+                            xi.vx, xi.vy, xi.w, mu_s * normal_force);
+    *out = d;
     return PF_OK;
 }
 
-int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err)
+double pf_patch_gyration(const pfPatchDef *def)
 {
-    int s = pf_patch_def_validate(def, err);
-    if (s != PF_OK) return s;
-    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
     switch (def->shape) {
     case PF_PATCH_RECT: /* J/A = (L^2 + W^2)/12 */
-        *out = sqrt((def->length * def->length + def->width * def->width) / 12.0);
-        break;
+        return sqrt((def->length * def->length + def->width * def->width) / 12.0);
     case PF_PATCH_DISK: /* a^2/2 */
-        *out = def->radius / sqrt(2.0);
-        break;
+        return def->radius / sqrt(2.0);
     case PF_PATCH_HERTZ_DISK: /* 3 * int_0^1 r^3 sqrt(1-r^2) dr = 2/5 (P14 with d = 0) */
-        *out = def->radius * sqrt(0.4);
-        break;
+        return def->radius * sqrt(0.4);
     default: { /* polygon: polar second moment about the origin over the area */
         const double *v = def->vertices;
         int n = def->vertex_count;
@@ -328,9 +333,16 @@ int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err)
             j12 += c * (x0 * x0 + x0 * x1 + x1 * x1 + y0 * y0 + y0 * y1 + y1 * y1);
         }
         /* J = j12/12, A = a2/2 */
-        *out = sc * sqrt(j12 / (6.0 * a2));
-        break;
+        return sc * sqrt(j12 / (6.0 * a2));
     }
     }
+}
+
+int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err)
+{
+    int s = pf_patch_def_validate(def, err);
+    if (s != PF_OK) return s;
+    if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
+    *out = pf_patch_gyration(def);
     return PF_OK;
 }

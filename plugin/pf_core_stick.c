@@ -18,14 +18,21 @@
 #include <math.h>
 #include <stdio.h>
 
+/* Validates the definition once; everything after it evaluates the patch unchecked. */
 static int check_common(const pfPatchDef *def, double mu_s, double normal_force, pfStickResult *out,
                         pfError *err, double *rho_g)
 {
-    int s = pf_patch_gyration_radius(def, rho_g, err); /* validates def too */
+    int s = pf_patch_def_validate(def, err);
     if (s != PF_OK) return s;
     if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
-    if ((s = pf_check_nonnegative(err, "mu_s", mu_s)) != PF_OK) return s;
-    return pf_check_nonnegative(err, "normal_force", normal_force);
+    if ((s = pf_check_nonnegative(err, "mu_s", mu_s)) != PF_OK ||
+        (s = pf_check_nonnegative(err, "normal_force", normal_force)) != PF_OK)
+        return s;
+    if (!isfinite(mu_s * normal_force))
+        return pf_error_set(err, PF_ERR_RANGE, "normal_force",
+                            "mu_s * normal_force = %g * %g overflows", mu_s, normal_force);
+    *rho_g = pf_patch_gyration(def);
+    return PF_OK;
 }
 
 /* Shared tail: given xi (incipient twist) and demand (= -xi.w*), fill the result. */
@@ -47,9 +54,11 @@ static int finish(const pfPatchDef *def, double mu_s, double normal_force, doubl
     /* Normalise to a unit twist in the velocity metric |v|^2 + (w rho_g)^2; D and demand are
      * both homogeneous of degree 1, so the verdict does not depend on this scale. */
     pfTwist u = {xi.vx / scale, xi.vy / scale, xi.w / scale};
-    double capacity;
-    int s = pf_patch_dissipation(def, mu_s, normal_force, u, &capacity, err);
-    if (s != PF_OK) return s;
+    double capacity = pf_patch_dissipation_eval(def, mu_s, normal_force, u);
+    if (!isfinite(capacity))
+        return pf_error_set(err, PF_ERR_RANGE, "normal_force",
+                            "static capacity overflows for mu_s * normal_force = %g",
+                            mu_s * normal_force);
     r.incipient = u;
     r.demand = demand / scale * load_scale; /* linear in the loads, for a unit twist */
     r.capacity = capacity;
@@ -129,24 +138,11 @@ int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, co
                                     "A[%d][%d] = %g",
                                     i, j, A[3 * i + j], j, i, A[3 * j + i]);
 
-    /* Cholesky A = L L^T (symmetrised); rejects matrices that are not positive definite. */
-    double l[3][3] = {{0}};
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j <= i; ++j) {
-            double sum = 0.5 * (A[3 * i + j] + A[3 * j + i]);
-            for (int k = 0; k < j; ++k)
-                sum -= l[i][k] * l[j][k];
-            if (i == j) {
-                if (!(sum > 1e-14 * amax))
-                    return pf_error_set(err, PF_ERR_SINGULAR, "A",
-                                        "Delassus block is not positive definite (pivot %d = %g)",
-                                        i, sum);
-                l[i][i] = sqrt(sum);
-            } else {
-                l[i][j] = sum / l[j][j];
-            }
-        }
-    }
+    double l[3][3], pivot;
+    int bad = pf_spd3_cholesky(A, l, &pivot);
+    if (bad >= 0)
+        return pf_error_set(err, PF_ERR_SINGULAR, "A",
+                            "Delassus block is not positive definite (pivot %d = %g)", bad, pivot);
     /* demand = a^T A^-1 a = |L^-1 a|^2 (forward substitution). */
     /* Work with a_free / as (no overflow); the demand per unit twist is linear in a_free and is
      * scaled back by as in finish(). */
@@ -158,12 +154,54 @@ int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, co
         a_free.w /= as;
     }
     double a[3] = {a_free.vx, a_free.vy, a_free.w}, y[3];
+    pf_spd3_forward(l, a, y);
+    double demand = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
+    return finish(def, mu_s, normal_force, rho_g, a_free, demand, as, out, err);
+}
+
+int pf_spd3_cholesky(const double A[9], double l[3][3], double *pivot)
+{
+    double amax = 0.0;
+    for (int i = 0; i < 9; ++i)
+        amax = fmax(amax, fabs(A[i]));
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            l[i][j] = 0.0;
     for (int i = 0; i < 3; ++i) {
-        double sum = a[i];
+        for (int j = 0; j <= i; ++j) {
+            double sum = 0.5 * (A[3 * i + j] + A[3 * j + i]);
+            for (int k = 0; k < j; ++k)
+                sum -= l[i][k] * l[j][k];
+            if (i == j) {
+                if (!(sum > 1e-14 * amax)) {
+                    *pivot = sum;
+                    return i;
+                }
+                l[i][i] = sqrt(sum);
+            } else {
+                l[i][j] = sum / l[j][j];
+            }
+        }
+    }
+    return -1;
+}
+
+void pf_spd3_forward(double l[3][3], const double b[3], double y[3])
+{
+    for (int i = 0; i < 3; ++i) {
+        double sum = b[i];
         for (int k = 0; k < i; ++k)
             sum -= l[i][k] * y[k];
         y[i] = sum / l[i][i];
     }
-    double demand = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
-    return finish(def, mu_s, normal_force, rho_g, a_free, demand, as, out, err);
+}
+
+void pf_spd3_backward(double l[3][3], const double y[3], double x[3])
+{
+    for (int i = 2; i >= 0; --i) {
+        double sum = y[i];
+        for (int k = i + 1; k < 3; ++k)
+            sum -= l[k][i] * x[k];
+        x[i] = sum / l[i][i];
+    }
 }
