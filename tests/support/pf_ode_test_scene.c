@@ -70,3 +70,18 @@ double pf_ode_test_planar_dist(const pfOdeTestScene *s, double x0, double y0)
     const dReal *p = dBodyGetPosition(s->body);
     return hypot(p[0] - x0, p[1] - y0);
 }
+
+const double PF_ODE_TEST_DTS[3] = {1e-4, 1e-3, 5e-3};
+
+const char *pf_ode_test_stepper_name(int quick)
+{
+    return quick ? "QuickStep" : "WorldStep";
+}
+
+pfOdeMaterial pf_ode_test_material(double mu_s, double mu_k)
+{
+    pfOdeMaterial m = pf_ode_default_material();
+    m.mu_s = mu_s;
+    m.mu_k = mu_k;
+    return m;
+}

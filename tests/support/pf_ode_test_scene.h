@@ -18,6 +18,13 @@ typedef struct pfOdeTestScene {
     double time; ///< simulated time [s]
 } pfOdeTestScene;
 
+/// The step sizes every adapter test runs (the matrix) [s].
+extern const double PF_ODE_TEST_DTS[3];
+/// "QuickStep" or "WorldStep", for messages.
+const char *pf_ode_test_stepper_name(int quick);
+/// Default material with the given coefficients.
+pfOdeMaterial pf_ode_test_material(double mu_s, double mu_k);
+
 /// Gravity magnitude used by every scene [m/s^2].
 #define PF_ODE_TEST_G 9.81
 

@@ -16,8 +16,6 @@
 #define SPIN_STOP_REL_TOL 1e-2    /* stop time of a spinning box */
 #define ECCENTRIC_REL_TOL 1e-2    /* breakaway force of the eccentric push */
 
-static const double DTS[3] = {1e-4, 1e-3, 5e-3};
-
 /* Block of the translation tests. */
 #define BL 0.10
 #define BW 0.06
@@ -26,37 +24,26 @@ static const double DTS[3] = {1e-4, 1e-3, 5e-3};
 #define MU_S 0.5
 #define MU_K 0.4
 
-static pfOdeMaterial material(double mu_s, double mu_k)
-{
-    pfOdeMaterial m = pf_ode_default_material();
-    m.mu_s = mu_s;
-    m.mu_k = mu_k;
-    return m;
-}
-
-static const char *stepper(int quick)
-{
-    return quick ? "QuickStep" : "WorldStep";
-}
-
 START_TEST(test_push_below_static_does_not_creep)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], 0.0);
+            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], 0.0);
             const dReal *p0 = dBodyGetPosition(s.body);
             double x0 = p0[0], y0 = p0[1];
             double F = 0.9 * MU_S * BM * PF_ODE_TEST_G;
-            int steps = (int)lround(10.0 / DTS[k]);
+            int steps = (int)lround(10.0 / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < steps; ++i) {
                 dBodyAddForce(s.body, F, 0, 0);
                 pf_ode_test_step(&s);
             }
             double d = pf_ode_test_planar_dist(&s, x0, y0);
-            printf("creep %s dt=%g: %.3e m\n", stepper(quick), DTS[k], d);
-            ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m", stepper(quick), DTS[k], d);
+            printf("creep %s dt=%g: %.3e m\n", pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k],
+                   d);
+            ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m", pf_ode_test_stepper_name(quick),
+                          PF_ODE_TEST_DTS[k], d);
             pf_ode_test_free(&s);
         }
 }
@@ -64,15 +51,15 @@ END_TEST
 
 START_TEST(test_push_above_static_accelerates)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], 0.0);
+            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], 0.0);
             double F = 1.5 * MU_S * BM * PF_ODE_TEST_G;
             double expect = (F - MU_K * BM * PF_ODE_TEST_G) / BM;
             double v1 = 0, t1 = 0;
-            int steps = (int)lround(1.0 / DTS[k]);
+            int steps = (int)lround(1.0 / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < steps; ++i) {
                 dBodyAddForce(s.body, F, 0, 0);
                 pf_ode_test_step(&s);
@@ -83,10 +70,10 @@ START_TEST(test_push_above_static_accelerates)
             }
             double a = (dBodyGetLinearVel(s.body)[0] - v1) / (s.time - t1);
             double rel = fabs(a - expect) / expect;
-            printf("accel %s dt=%g: %.6f expected %.6f (rel %.2e)\n", stepper(quick), DTS[k], a,
-                   expect, rel);
-            ck_assert_msg(rel < ACCEL_REL_TOL, "%s dt=%g: a = %g, expected %g", stepper(quick),
-                          DTS[k], a, expect);
+            printf("accel %s dt=%g: %.6f expected %.6f (rel %.2e)\n",
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a, expect, rel);
+            ck_assert_msg(rel < ACCEL_REL_TOL, "%s dt=%g: a = %g, expected %g",
+                          pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a, expect);
             pf_ode_test_free(&s);
         }
 }
@@ -122,20 +109,22 @@ static double breakaway(const pfOdeMaterial *m, int quick, double dt, double ang
 
 START_TEST(test_breakaway_isotropic)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     double fs = MU_S * BM * PF_ODE_TEST_G;
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             double lo = INFINITY, hi = -INFINITY, sum = 0;
             int n = 0;
             for (int a = 0; a <= 90; a += 15) {
-                double f = breakaway(&m, quick, DTS[k], a * M_PI / 180.0, 0.99, 1.01, 1.0, 0);
-                ck_assert_msg(isfinite(f), "%s dt=%g angle %d: no breakaway", stepper(quick),
-                              DTS[k], a);
+                double f =
+                    breakaway(&m, quick, PF_ODE_TEST_DTS[k], a * M_PI / 180.0, 0.99, 1.01, 1.0, 0);
+                ck_assert_msg(isfinite(f), "%s dt=%g angle %d: no breakaway",
+                              pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a);
                 /* at mu_s N, within one step of the ramp (0.02 mu_s N per second) */
-                ck_assert_msg(f >= fs * (1.0 - 1e-9) && f <= fs * (1.0 + 0.02 * DTS[k] + 1e-6),
-                              "%s dt=%g angle %d: breakaway %g vs mu_s N %g", stepper(quick),
-                              DTS[k], a, f, fs);
+                ck_assert_msg(f >= fs * (1.0 - 1e-9) &&
+                                  f <= fs * (1.0 + 0.02 * PF_ODE_TEST_DTS[k] + 1e-6),
+                              "%s dt=%g angle %d: breakaway %g vs mu_s N %g",
+                              pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a, f, fs);
                 lo = fmin(lo, f);
                 hi = fmax(hi, f);
                 sum += f;
@@ -143,9 +132,9 @@ START_TEST(test_breakaway_isotropic)
             }
             double spread = (hi - lo) / (sum / n);
             printf("breakaway spread %s dt=%g: %.3e (mu_s N = %.6f, min %.6f max %.6f)\n",
-                   stepper(quick), DTS[k], spread, fs, lo, hi);
-            ck_assert_msg(spread < BREAKAWAY_SPREAD_TOL, "%s dt=%g: spread %g", stepper(quick),
-                          DTS[k], spread);
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], spread, fs, lo, hi);
+            ck_assert_msg(spread < BREAKAWAY_SPREAD_TOL, "%s dt=%g: spread %g",
+                          pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], spread);
         }
 }
 END_TEST
@@ -153,7 +142,7 @@ END_TEST
 /* Stock mode: the figure the issue asks to record (not a failure). */
 START_TEST(test_breakaway_stock_spread_figure)
 {
-    pfOdeMaterial m = material(MU_S, MU_S);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_S);
     m.mode = PF_ODE_MODE_STOCK;
     for (int quick = 0; quick < 2; ++quick) {
         double dt = 1e-3, lo = INFINITY, hi = -INFINITY, sum = 0;
@@ -161,14 +150,14 @@ START_TEST(test_breakaway_stock_spread_figure)
         for (int a = 0; a <= 90; a += 15) {
             double f = breakaway(&m, quick, dt, a * M_PI / 180.0, 0.5, 1.6, 4.0, 1);
             ck_assert(isfinite(f));
-            printf("stock %s angle %2d: breakaway %.5f (x mu_s N: %.4f)\n", stepper(quick), a, f,
-                   f / (MU_S * BM * PF_ODE_TEST_G));
+            printf("stock %s angle %2d: breakaway %.5f (x mu_s N: %.4f)\n",
+                   pf_ode_test_stepper_name(quick), a, f, f / (MU_S * BM * PF_ODE_TEST_G));
             lo = fmin(lo, f);
             hi = fmax(hi, f);
             sum += f;
             ++n;
         }
-        printf("STOCK breakaway spread %s dt=%g: %.4f\n", stepper(quick), dt,
+        printf("STOCK breakaway spread %s dt=%g: %.4f\n", pf_ode_test_stepper_name(quick), dt,
                (hi - lo) / (sum / n));
     }
 }
@@ -176,25 +165,27 @@ END_TEST
 
 START_TEST(test_incline)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     double phi = atan(MU_S);
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             /* 0.9 x friction angle: no creep in 10 s */
             pfOdeTestScene s;
-            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], 0.9 * phi);
-            int steps = (int)lround(10.0 / DTS[k]);
+            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], 0.9 * phi);
+            int steps = (int)lround(10.0 / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < steps; ++i)
                 pf_ode_test_step(&s);
             double d = pf_ode_test_planar_dist(&s, 0, 0);
-            printf("incline creep %s dt=%g: %.3e m\n", stepper(quick), DTS[k], d);
-            ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m", stepper(quick), DTS[k], d);
+            printf("incline creep %s dt=%g: %.3e m\n", pf_ode_test_stepper_name(quick),
+                   PF_ODE_TEST_DTS[k], d);
+            ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m", pf_ode_test_stepper_name(quick),
+                          PF_ODE_TEST_DTS[k], d);
             pf_ode_test_free(&s);
             /* 1.1 x: slides with a = g (sin - mu_k cos) */
             double th = 1.1 * phi;
             double expect = PF_ODE_TEST_G * (sin(th) - MU_K * cos(th));
-            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], th);
-            steps = (int)lround(1.0 / DTS[k]);
+            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], th);
+            steps = (int)lround(1.0 / PF_ODE_TEST_DTS[k]);
             double v1 = 0, t1 = 0;
             for (int i = 0; i < steps; ++i) {
                 pf_ode_test_step(&s);
@@ -205,10 +196,10 @@ START_TEST(test_incline)
             }
             double a = (dBodyGetLinearVel(s.body)[0] - v1) / (s.time - t1);
             double rel = fabs(a - expect) / expect;
-            printf("incline slide %s dt=%g: a %.6f expected %.6f (rel %.2e)\n", stepper(quick),
-                   DTS[k], a, expect, rel);
-            ck_assert_msg(rel < ACCEL_REL_TOL, "%s dt=%g: a = %g, expected %g", stepper(quick),
-                          DTS[k], a, expect);
+            printf("incline slide %s dt=%g: a %.6f expected %.6f (rel %.2e)\n",
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a, expect, rel);
+            ck_assert_msg(rel < ACCEL_REL_TOL, "%s dt=%g: a = %g, expected %g",
+                          pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a, expect);
             pf_ode_test_free(&s);
         }
 }
@@ -216,7 +207,7 @@ END_TEST
 
 START_TEST(test_spin_stop_time)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     const double w0 = 200.0;
     /* P9 for the rectangle: M = mu_k N <|r|>, J = m (L^2 + W^2) / 12 */
     double J = BM * (BL * BL + BW * BW) / 12.0;
@@ -225,23 +216,23 @@ START_TEST(test_spin_stop_time)
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], 0.0);
+            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], 0.0);
             dBodySetAngularVel(s.body, 0, 0, w0);
             double wprev = w0, tstop = NAN;
-            int steps = (int)lround(2.0 * expect / DTS[k]);
+            int steps = (int)lround(2.0 * expect / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < steps && isnan(tstop); ++i) {
                 double t0 = s.time;
                 pf_ode_test_step(&s);
                 double w = dBodyGetAngularVel(s.body)[2];
                 if (w <= 1e-9 * w0) /* stopped within this step: interpolate the zero */
-                    tstop = t0 + DTS[k] * wprev / (wprev - w);
+                    tstop = t0 + PF_ODE_TEST_DTS[k] * wprev / (wprev - w);
                 wprev = w;
             }
             double rel = fabs(tstop - expect) / expect;
-            printf("spin stop %s dt=%g: %.5f s expected %.5f (rel %.2e)\n", stepper(quick), DTS[k],
-                   tstop, expect, rel);
-            ck_assert_msg(rel < SPIN_STOP_REL_TOL, "%s dt=%g: stop %g expected %g", stepper(quick),
-                          DTS[k], tstop, expect);
+            printf("spin stop %s dt=%g: %.5f s expected %.5f (rel %.2e)\n",
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], tstop, expect, rel);
+            ck_assert_msg(rel < SPIN_STOP_REL_TOL, "%s dt=%g: stop %g expected %g",
+                          pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], tstop, expect);
             pf_ode_test_free(&s);
         }
 }
@@ -252,7 +243,7 @@ START_TEST(test_eccentric_push_breakaway)
     /* physics.md §6: aluminium block 30 x 10 x 10 mm on steel, mu_s 0.55, mu_k 0.52 */
     const double L = 0.03, W = 0.01, H = 0.01, m = 2700.0 * L * W * H;
     const double J = m * (L * L + W * W) / 12.0, N = m * PF_ODE_TEST_G;
-    pfOdeMaterial mat = material(0.55, 0.52);
+    pfOdeMaterial mat = pf_ode_test_material(0.55, 0.52);
     const double hs[2] = {0.005, 0.010};
     for (int ih = 0; ih < 2; ++ih) {
         double h = hs[ih];
@@ -263,8 +254,8 @@ START_TEST(test_eccentric_push_breakaway)
         for (int quick = 0; quick < 2; ++quick)
             for (int k = 0; k < 3; ++k) {
                 pfOdeTestScene s;
-                pf_ode_test_box(&s, L, W, H, m, &mat, quick, DTS[k], 0.0);
-                int steps = (int)lround(1.0 / DTS[k]);
+                pf_ode_test_box(&s, L, W, H, m, &mat, quick, PF_ODE_TEST_DTS[k], 0.0);
+                int steps = (int)lround(1.0 / PF_ODE_TEST_DTS[k]);
                 double found = NAN;
                 for (int i = 0; i < steps && isnan(found); ++i) {
                     double F = expect * (0.95 + 0.1 * (double)i / steps);
@@ -277,9 +268,9 @@ START_TEST(test_eccentric_push_breakaway)
                 }
                 double rel = fabs(found - expect) / expect;
                 printf("eccentric h=%g %s dt=%g: %.6f N expected %.6f (rel %.2e)\n", h,
-                       stepper(quick), DTS[k], found, expect, rel);
-                ck_assert_msg(rel < ECCENTRIC_REL_TOL, "h=%g %s dt=%g: %g vs %g", h, stepper(quick),
-                              DTS[k], found, expect);
+                       pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], found, expect, rel);
+                ck_assert_msg(rel < ECCENTRIC_REL_TOL, "h=%g %s dt=%g: %g vs %g", h,
+                              pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], found, expect);
                 pf_ode_test_free(&s);
             }
     }

@@ -110,11 +110,6 @@ static pfOdeMaterial material(pfOdeCriterion crit)
     return m;
 }
 
-static const char *stepper(int quick)
-{
-    return quick ? "QuickStep" : "WorldStep";
-}
-
 /* Ramp the eccentric push around expect; returns the force of the first step the patch reports
  * SLIP (NAN if none) and that step's diagnostics. plane_mat (may be NULL) overrides the plane's
  * material after the scene is built. */
@@ -199,22 +194,23 @@ START_TEST(test_eccentric_push_both_criteria)
             double r_ca = (f_ca - e_ca) / e_ca, r_lim = (f_lim - e_lim) / e_lim;
             printf("eccentric h = %4.1f mm %s dt=%g: CA %.6f N (pred %.6f, %+.2e), limit %.6f N "
                    "(pred %.6f, %+.2e)\n",
-                   1e3 * h, stepper(quick), DT, f_ca, e_ca, r_ca, f_lim, e_lim, r_lim);
+                   1e3 * h, pf_ode_test_stepper_name(quick), DT, f_ca, e_ca, r_ca, f_lim, e_lim,
+                   r_lim);
             ck_assert_msg(fabs(r_ca) < BREAKAWAY_REL_TOL, "h=%g %s: CA breakaway %g vs %g", h,
-                          stepper(quick), f_ca, e_ca);
+                          pf_ode_test_stepper_name(quick), f_ca, e_ca);
             ck_assert_msg(fabs(r_lim) < BREAKAWAY_REL_TOL, "h=%g %s: limit breakaway %g vs %g", h,
-                          stepper(quick), f_lim, e_lim);
+                          pf_ode_test_stepper_name(quick), f_lim, e_lim);
             /* theory: the exact test never holds longer than CA (one ramp step of slack, as the
              * two runs ramp around different predictions) */
             double step = (RAMP_HI - RAMP_LO) * fmax(e_ca, e_lim) * DT / RAMP_TIME;
-            ck_assert_msg(f_lim <= f_ca + step, "h=%g %s: limit %g above CA %g", h, stepper(quick),
-                          f_lim, f_ca);
+            ck_assert_msg(f_lim <= f_ca + step, "h=%g %s: limit %g above CA %g", h,
+                          pf_ode_test_stepper_name(quick), f_lim, f_ca);
             if (!isnan(cx)) {
                 /* the first slipping step starts along the minimising twist: its centre */
                 ck_assert_msg(at.has_ca && fabs(at.ca[0] - cx) < CENTRE_TOL &&
                                   fabs(at.ca[1]) < CENTRE_TOL,
                               "h=%g %s: breakaway centre (%g, %g), expected (%g, 0)", h,
-                              stepper(quick), at.ca[0], at.ca[1], cx);
+                              pf_ode_test_stepper_name(quick), at.ca[0], at.ca[1], cx);
             }
         }
 }
@@ -229,8 +225,8 @@ START_TEST(test_pure_translation_identical)
     for (int quick = 0; quick < 2; ++quick) {
         double f_ca = breakaway(&mca, NULL, quick, 0.0, e, NULL);
         double f_lim = breakaway(&mlim, NULL, quick, 0.0, e, NULL);
-        ck_assert_msg(isfinite(f_ca) && f_ca == f_lim, "%s: CA %.17g, limit %.17g", stepper(quick),
-                      f_ca, f_lim);
+        ck_assert_msg(isfinite(f_ca) && f_ca == f_lim, "%s: CA %.17g, limit %.17g",
+                      pf_ode_test_stepper_name(quick), f_ca, f_lim);
     }
 }
 END_TEST
@@ -288,15 +284,15 @@ START_TEST(test_vertical_axis_limit_respects_the_joint)
             }
             double rel = (found - expect) / expect;
             printf("vertical axis %s %s: breakaway %.6f N, expected %.6f (%+.2e)\n",
-                   crit ? "limit" : "ca", stepper(quick), found, expect, rel);
+                   crit ? "limit" : "ca", pf_ode_test_stepper_name(quick), found, expect, rel);
             ck_assert_msg(fabs(rel) < BREAKAWAY_REL_TOL, "%s %s: breakaway %g, expected %g",
-                          crit ? "limit" : "ca", stepper(quick), found, expect);
+                          crit ? "limit" : "ca", pf_ode_test_stepper_name(quick), found, expect);
             found_by[crit] = found;
             dJointDestroy(pj);
             pf_ode_test_free(&s);
         }
-        ck_assert_msg(found_by[0] == found_by[1], "%s: CA %.17g, limit %.17g", stepper(quick),
-                      found_by[0], found_by[1]);
+        ck_assert_msg(found_by[0] == found_by[1], "%s: CA %.17g, limit %.17g",
+                      pf_ode_test_stepper_name(quick), found_by[0], found_by[1]);
     }
 }
 END_TEST

@@ -17,8 +17,6 @@
 #define CA_TOL 1e-6                  /* [m] centre of zero acceleration vs the hinge axis */
 #define FORCE_REL_TOL 1e-6           /* measured normal force vs weight */
 
-static const double DTS[3] = {1e-4, 1e-3, 5e-3};
-
 /* Block of the joint tests (the block tests' block). */
 #define BL 0.10
 #define BW 0.06
@@ -26,19 +24,6 @@ static const double DTS[3] = {1e-4, 1e-3, 5e-3};
 #define BM 0.5
 #define MU_S 0.5
 #define MU_K 0.4
-
-static pfOdeMaterial material(double mu_s, double mu_k)
-{
-    pfOdeMaterial m = pf_ode_default_material();
-    m.mu_s = mu_s;
-    m.mu_k = mu_k;
-    return m;
-}
-
-static const char *stepper(int quick)
-{
-    return quick ? "QuickStep" : "WorldStep";
-}
 
 static int patch_state(const pfOdeTestScene *s)
 {
@@ -54,20 +39,20 @@ static int patch_state(const pfOdeTestScene *s)
  * axis, is undefined for it. The free axis is tested with the rail below.) */
 START_TEST(test_slider_holds_cross_load_without_creep)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     const double fs = MU_S * BM * PF_ODE_TEST_G;
     const double loads[2][2] = {{0.0, 3.0}, {0.0, 0.9}}; /* (Fx, Fy) / (mu_s m g) */
     for (int c = 0; c < 2; ++c)
         for (int quick = 0; quick < 2; ++quick)
             for (int k = 0; k < 3; ++k) {
                 pfOdeTestScene s;
-                pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], 0.0);
+                pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], 0.0);
                 dJointID sl = dJointCreateSlider(s.world, 0);
                 dJointAttach(sl, s.body, 0);
                 dJointSetSliderAxis(sl, 1, 0, 0);
                 const dReal *p0 = dBodyGetPosition(s.body);
                 double x0 = p0[0], y0 = p0[1];
-                int steps = (int)lround(10.0 / DTS[k]), slipped = 0;
+                int steps = (int)lround(10.0 / PF_ODE_TEST_DTS[k]), slipped = 0;
                 for (int i = 0; i < steps; ++i) {
                     dBodyAddForce(s.body, loads[c][0] * fs, loads[c][1] * fs, 0);
                     pf_ode_test_step(&s);
@@ -75,8 +60,10 @@ START_TEST(test_slider_holds_cross_load_without_creep)
                 }
                 double d = pf_ode_test_planar_dist(&s, x0, y0);
                 printf("slider F=(%.1f,%.1f) mu_s N %s dt=%g: creep %.3e m, non-stick steps %d\n",
-                       loads[c][0], loads[c][1], stepper(quick), DTS[k], d, slipped);
-                ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m", stepper(quick), DTS[k], d);
+                       loads[c][0], loads[c][1], pf_ode_test_stepper_name(quick),
+                       PF_ODE_TEST_DTS[k], d, slipped);
+                ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m",
+                              pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], d);
                 ck_assert_int_eq(slipped, 0);
                 dJointDestroy(sl);
                 pf_ode_test_free(&s);
@@ -110,17 +97,17 @@ static void add_rail(pfOdeTestScene *s, double fmax, dJointID *lm, dJointID *am)
  * mu_k N)/m whatever the cross load. */
 START_TEST(test_rail_stick_and_slide)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     const double fs = MU_S * BM * PF_ODE_TEST_G;
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], 0.0);
+            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], 0.0);
             dJointID lm, am;
             add_rail(&s, 10.0 * fs, &lm, &am);
             const dReal *p0 = dBodyGetPosition(s.body);
             double x0 = p0[0], y0 = p0[1];
-            int steps = (int)lround(10.0 / DTS[k]), slipped = 0;
+            int steps = (int)lround(10.0 / PF_ODE_TEST_DTS[k]), slipped = 0;
             for (int i = 0; i < steps; ++i) {
                 dBodyAddForceAtPos(s.body, 0.9 * fs, 0.5 * fs, 0, p0[0] + 0.02, p0[1], p0[2]);
                 pf_ode_test_step(&s);
@@ -129,7 +116,7 @@ START_TEST(test_rail_stick_and_slide)
             double d = pf_ode_test_planar_dist(&s, x0, y0);
             /* then slide along the free axis */
             double F = 1.5 * fs, expect = (F - MU_K * BM * PF_ODE_TEST_G) / BM, v1 = 0, t1 = 0;
-            int n2 = (int)lround(1.0 / DTS[k]);
+            int n2 = (int)lround(1.0 / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < n2; ++i) {
                 dBodyAddForce(s.body, F, 0.5 * fs, 0);
                 pf_ode_test_step(&s);
@@ -142,11 +129,13 @@ START_TEST(test_rail_stick_and_slide)
             double rel = fabs(a - expect) / expect;
             printf("rail %s dt=%g: creep %.3e m, non-stick steps %d of %d; slide a %.6f expected "
                    "%.6f (rel %.2e)\n",
-                   stepper(quick), DTS[k], d, slipped, steps, a, expect, rel);
-            ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m", stepper(quick), DTS[k], d);
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], d, slipped, steps, a,
+                   expect, rel);
+            ck_assert_msg(d < CREEP_TOL, "%s dt=%g: crept %.3e m", pf_ode_test_stepper_name(quick),
+                          PF_ODE_TEST_DTS[k], d);
             ck_assert_int_eq(slipped, 0);
-            ck_assert_msg(rel < ACCEL_REL_TOL, "%s dt=%g: a = %g, expected %g", stepper(quick),
-                          DTS[k], a, expect);
+            ck_assert_msg(rel < ACCEL_REL_TOL, "%s dt=%g: a = %g, expected %g",
+                          pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a, expect);
             dJointDestroy(lm);
             dJointDestroy(am);
             pf_ode_test_free(&s);
@@ -163,7 +152,7 @@ END_TEST
  * 1.1 times the predicted breakaway force M_max / |P - H|. */
 START_TEST(test_vertical_axis_breakaway_torque)
 {
-    pfOdeMaterial m = material(MU_S, MU_K);
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
     const double hx = 0.03, hy = 0.015;  /* axis, block frame [m] */
     const double px = -0.04, py = -0.02; /* force point, block frame [m] */
     const double N = BM * PF_ODE_TEST_G;
@@ -174,7 +163,7 @@ START_TEST(test_vertical_axis_breakaway_torque)
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, DTS[k], 0.0);
+            pf_ode_test_box(&s, BL, BW, BH, BM, &m, quick, PF_ODE_TEST_DTS[k], 0.0);
             const dReal *g = dBodyGetPosition(s.body);
             double z = g[2];
             dJointID pj = dJointCreatePiston(s.world, 0);
@@ -186,13 +175,13 @@ START_TEST(test_vertical_axis_breakaway_torque)
             /* hold at 0.9 of the breakaway torque for 10 s: no creep at the block's corner
              * farthest from the axis (|rotation| * 0.092 m) */
             const double reach = hypot(0.5 * BL + hx, 0.5 * BW + hy);
-            for (int i = 0; i < (int)lround(10.0 / DTS[k]); ++i) {
+            for (int i = 0; i < (int)lround(10.0 / PF_ODE_TEST_DTS[k]); ++i) {
                 dBodyAddForceAtPos(s.body, 0.9 * expect * dx, 0.9 * expect * dy, 0, px, py, z);
                 pf_ode_test_step(&s);
             }
             const dReal *q = dBodyGetQuaternion(s.body);
             double creep = 2.0 * fabs(q[3]) * reach; /* rotation about z (small angle) */
-            int steps = (int)lround(ramp / DTS[k]);
+            int steps = (int)lround(ramp / PF_ODE_TEST_DTS[k]);
             double found = NAN, ca_err = NAN;
             for (int i = 0; i < steps && isnan(found); ++i) {
                 double F = expect * (0.9 + 0.2 * (double)i / steps);
@@ -218,13 +207,14 @@ START_TEST(test_vertical_axis_breakaway_torque)
             double rel = fabs(found - expect) / expect;
             printf("vertical axis %s dt=%g: breakaway %.6f N expected %.6f (rel %.2e), "
                    "CA-axis %.2e m, creep at 0.9 M_max in 10 s %.2e m\n",
-                   stepper(quick), DTS[k], found, expect, rel, ca_err, creep);
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], found, expect, rel, ca_err,
+                   creep);
             ck_assert_msg(rel < HINGE_BREAKAWAY_REL_TOL, "%s dt=%g: breakaway %g, expected %g",
-                          stepper(quick), DTS[k], found, expect);
+                          pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], found, expect);
             ck_assert_msg(ca_err < CA_TOL, "CA %g m from the axis", ca_err);
             ck_assert_msg(creep < CREEP_TOL, "crept %g m at 0.9 M_max", creep);
             /* after breakaway the block turns about the axis in the sense of the torque */
-            for (int i = 0; i < (int)lround(0.05 / DTS[k]); ++i) {
+            for (int i = 0; i < (int)lround(0.05 / PF_ODE_TEST_DTS[k]); ++i) {
                 dBodyAddForceAtPos(s.body, 1.2 * expect * dx, 1.2 * expect * dy, 0, px, py, z);
                 pf_ode_test_step(&s);
             }
@@ -261,7 +251,7 @@ START_TEST(test_box_on_box_slides_at_kinetic_rate)
      * 1.5 mu_s m g, the top accelerates at (F - mu_k m g)/m while the bottom box, dragged by
      * mu_k m g < mu_s (M + m) g, stays stuck on the ground without creep. */
     const double m = 0.2, M = 5.0, mu_s = 0.5, mu_k = 0.4, hb = 0.1;
-    pfOdeMaterial mat = material(mu_s, mu_k);
+    pfOdeMaterial mat = pf_ode_test_material(mu_s, mu_k);
     /* dt = 5e-3 is left out: there the contacts' normal compliance lets the 2 m bottom box rock
      * (1.6e-4 rad) as the top box's weight moves, a corner lifts off at step 13 (4 -> 3 contact
      * points) and the patch becomes a triangle centred 0.33 m away: a collision artifact, not a
@@ -269,7 +259,7 @@ START_TEST(test_box_on_box_slides_at_kinetic_rate)
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 2; ++k) {
             pfOdeTestScene s;
-            pf_ode_test_box(&s, 2.0, 2.0, hb, M, &mat, quick, DTS[k], 0.0);
+            pf_ode_test_box(&s, 2.0, 2.0, hb, M, &mat, quick, PF_ODE_TEST_DTS[k], 0.0);
             dGeomID tg;
             dBodyID top = add_top_box(&s, m, hb, &mat, &tg);
             double F = 1.5 * mu_s * m * PF_ODE_TEST_G, v1 = 0, t1 = 0;
@@ -278,7 +268,7 @@ START_TEST(test_box_on_box_slides_at_kinetic_rate)
              * compliance: 4e-8 m at 0.05 m height, which is not sliding) */
             dVector3 base;
             dBodyGetPosRelPoint(s.body, 0, 0, 0, base);
-            int steps = (int)lround(0.5 / DTS[k]), loose = 0;
+            int steps = (int)lround(0.5 / PF_ODE_TEST_DTS[k]), loose = 0;
             for (int i = 0; i < steps; ++i) {
                 dBodyAddForce(top, F, 0, 0);
                 pf_ode_test_step(&s);
@@ -295,7 +285,8 @@ START_TEST(test_box_on_box_slides_at_kinetic_rate)
             double d = hypot(now[0], now[1]);
             printf("box on box %s dt=%g: top a %.6f expected %.6f (rel %.2e), bottom creep %.3e "
                    "m, bottom non-stick steps %d\n",
-                   stepper(quick), DTS[k], a, expect, fabs(a - expect) / expect, d, loose);
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], a, expect,
+                   fabs(a - expect) / expect, d, loose);
             ck_assert_msg(fabs(a - expect) < ACCEL_REL_TOL * expect, "a = %g expected %g", a,
                           expect);
             ck_assert_int_eq(loose, 0);
@@ -319,7 +310,7 @@ START_TEST(test_box_on_box_other_pair_load)
 {
     /* (equal masses make dWorldStep's LCP fail with the adapter's rows, see the report) */
     const double m = 0.5, M = 4.5, hb = 0.04;
-    pfOdeMaterial hi = material(1.0, 0.9), lo = material(0.0025, 0.002);
+    pfOdeMaterial hi = pf_ode_test_material(1.0, 0.9), lo = pf_ode_test_material(0.0025, 0.002);
     const double mu_sg = sqrt(1.0 * 0.0025), mu_kg = sqrt(0.9 * 0.002);
     const double W = (M + m) * PF_ODE_TEST_G, expect = mu_sg * W;
     const double ramp = 2.0;
@@ -328,17 +319,17 @@ START_TEST(test_box_on_box_other_pair_load)
     for (int quick = 1; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            pf_ode_test_box(&s, BL, BW, hb, M, &hi, quick, DTS[k], 0.0);
+            pf_ode_test_box(&s, BL, BW, hb, M, &hi, quick, PF_ODE_TEST_DTS[k], 0.0);
             pf_ode_set_material(s.pf, s.plane, &lo, NULL);
             dGeomID tg;
             dBodyID top = add_top_box(&s, m, hb, &hi, &tg);
             /* settle */
-            for (int i = 0; i < (int)lround(0.1 / DTS[k]); ++i)
+            for (int i = 0; i < (int)lround(0.1 / PF_ODE_TEST_DTS[k]); ++i)
                 pf_ode_test_step(&s);
             dVector3 base, now;
             dBodyGetPosRelPoint(s.body, 0, 0, 0, base); /* bottom's point on the ground */
             double found = NAN, moved = 0.0;
-            int steps = (int)lround(ramp / DTS[k]);
+            int steps = (int)lround(ramp / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < steps && isnan(found); ++i) {
                 double F = expect * (0.9 + 0.2 * (double)i / steps);
                 dBodyAddForce(top, F, 0, 0);
@@ -352,7 +343,7 @@ START_TEST(test_box_on_box_other_pair_load)
             }
             /* then both slide together at a constant force */
             double F = 1.2 * expect, v1 = 0, t1 = 0;
-            int n2 = (int)lround(0.5 / DTS[k]);
+            int n2 = (int)lround(0.5 / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < n2; ++i) {
                 dBodyAddForce(top, F, 0, 0);
                 pf_ode_test_step(&s);
@@ -366,8 +357,8 @@ START_TEST(test_box_on_box_other_pair_load)
             double vrel = dBodyGetLinearVel(top)[0] - dBodyGetLinearVel(s.body)[0];
             printf("stacked %s dt=%g: ground breakaway %.6f N expected %.6f (rel %.2e), moved "
                    "before %.2e m; together a %.6f expected %.6f, top-bottom slip %.2e m/s\n",
-                   stepper(quick), DTS[k], found, expect, fabs(found - expect) / expect, moved, a,
-                   aexp, vrel);
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], found, expect,
+                   fabs(found - expect) / expect, moved, a, aexp, vrel);
             ck_assert_msg(fabs(found - expect) < HINGE_BREAKAWAY_REL_TOL * expect,
                           "breakaway %g expected %g", found, expect);
             ck_assert_msg(moved < CREEP_TOL, "bottom moved %g m before breakaway", moved);

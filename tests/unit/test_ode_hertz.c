@@ -16,13 +16,6 @@
 #define DECEL_REL_TOL 1e-6        /* sliding deceleration vs mu_k g */
 #define PADE_EXACT_REL_TOL 1e-6   /* Padé vs exact: centre displacement and velocity change */
 
-static const double DTS[3] = {1e-4, 1e-3, 5e-3};
-
-static const char *stepper(int quick)
-{
-    return quick ? "QuickStep" : "WorldStep";
-}
-
 /* A sphere (radius r, mass m) resting on the plane z = 0 with the given materials. */
 static void sphere_scene(pfOdeTestScene *s, double r, double m, const pfOdeMaterial *ball,
                          const pfOdeMaterial *ground, int quick, double dt)
@@ -69,16 +62,16 @@ START_TEST(test_hertz_radius_from_moduli)
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            sphere_scene(&s, R, m, &ball, &ground, quick, DTS[k]);
-            int steps = (int)lround(0.2 / DTS[k]);
+            sphere_scene(&s, R, m, &ball, &ground, quick, PF_ODE_TEST_DTS[k]);
+            int steps = (int)lround(0.2 / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < steps; ++i)
                 pf_ode_test_step(&s);
             pfOdePatchInfo info;
             ck_assert_int_eq(pf_ode_find_patch(s.pf, s.geom, s.plane, &info), PF_OK);
             printf("hertz %s dt=%g: a %.9e m expected %.9e (rel %.2e), N %.9f expected %.9f, "
                    "spin bound %.6e expected %.6e\n",
-                   stepper(quick), DTS[k], info.radius, a, fabs(info.radius - a) / a,
-                   info.normal_force, N, info.bounds.mz, mspin);
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], info.radius, a,
+                   fabs(info.radius - a) / a, info.normal_force, N, info.bounds.mz, mspin);
             ck_assert_int_eq(info.shape, PF_PATCH_HERTZ_DISK);
             ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
             ck_assert_double_eq_tol(info.normal_force, N, FORCE_REL_TOL * N);
@@ -140,11 +133,13 @@ START_TEST(test_pade_and_exact_sliding_ball)
     const double expect = mu_k * PF_ODE_TEST_G;
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
-            ballrun e = launch(PF_ODE_MODE_EXACT, quick, DTS[k], R, m, mu_k, v0, wy0, wz0, ts);
-            ballrun p = launch(PF_ODE_MODE_PADE, quick, DTS[k], R, m, mu_k, v0, wy0, wz0, ts);
+            ballrun e =
+                launch(PF_ODE_MODE_EXACT, quick, PF_ODE_TEST_DTS[k], R, m, mu_k, v0, wy0, wz0, ts);
+            ballrun p =
+                launch(PF_ODE_MODE_PADE, quick, PF_ODE_TEST_DTS[k], R, m, mu_k, v0, wy0, wz0, ts);
             printf("ball %s dt=%g: decel exact %.9f pade %.9f expected %.9f (rel %.2e, %.2e); "
                    "x diff %.2e m, v diff %.2e m/s, w_z exact %.6f pade %.6f\n",
-                   stepper(quick), DTS[k], e.decel, p.decel, expect,
+                   pf_ode_test_stepper_name(quick), PF_ODE_TEST_DTS[k], e.decel, p.decel, expect,
                    fabs(e.decel - expect) / expect, fabs(p.decel - expect) / expect,
                    fabs(e.x - p.x), fabs(e.v - p.v), e.wz, p.wz);
             ck_assert_double_eq_tol(e.decel, expect, DECEL_REL_TOL * expect);

@@ -22,18 +22,11 @@
 #define BE_POS_TOL 1e-6    /* [m] position vs (BE) integrated the same way (x += dt v1) */
 #define REST_DISP_TOL 1e-9 /* [m] creep after the stop, under a load below mu_s m g */
 
-static const double DTS[3] = {1e-4, 1e-3, 5e-3};
-
 #define BL 0.10
 #define BW 0.06
 #define BH 0.04
 #define BM 0.5
 #define MU 0.4
-
-static const char *stepper(int quick)
-{
-    return quick ? "QuickStep" : "WorldStep";
-}
 
 static void setup(pfOdeTestScene *s, int quick, double dt)
 {
@@ -59,7 +52,7 @@ START_TEST(test_perpendicular_load_stops_without_kick)
 {
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
-            const double dt = DTS[k], g = MU * PF_ODE_TEST_G;
+            const double dt = PF_ODE_TEST_DTS[k], g = MU * PF_ODE_TEST_G;
             /* v0 above the stick tolerance (1e-4 m/s) at every dt, below dt mu g (1 - 0.9^2)^0.5
              * = 0.436 dt mu g, so that (BE) stops it */
             const double v0 = 0.35 * dt * g;
@@ -81,9 +74,9 @@ START_TEST(test_perpendicular_load_stops_without_kick)
             const dReal *v = dBodyGetLinearVel(s.body);
             double sp = hypot(v[0], v[1]);
             printf("lowspeed stop %s dt=%g: v0 %.3e m/s, after one step %.3e m/s (BE 0)\n",
-                   stepper(quick), dt, v0, sp);
+                   pf_ode_test_stepper_name(quick), dt, v0, sp);
             ck_assert_msg(sp < STOP_SPEED_TOL, "%s dt=%g: speed %.3e after the stopping step",
-                          stepper(quick), dt, sp);
+                          pf_ode_test_stepper_name(quick), dt, sp);
             const dReal *p1 = dBodyGetPosition(s.body);
             double x1 = p1[0], y1 = p1[1];
             int n = (int)lround(0.5 / dt);
@@ -93,9 +86,9 @@ START_TEST(test_perpendicular_load_stops_without_kick)
             }
             double creep = pf_ode_test_planar_dist(&s, x1, y1);
             printf("lowspeed stop %s dt=%g: step displacement %.3e m, then creep %.3e m in 0.5 s\n",
-                   stepper(quick), dt, hypot(x1 - x0, y1 - y0), creep);
-            ck_assert_msg(creep < REST_DISP_TOL, "%s dt=%g: creep %.3e m", stepper(quick), dt,
-                          creep);
+                   pf_ode_test_stepper_name(quick), dt, hypot(x1 - x0, y1 - y0), creep);
+            ck_assert_msg(creep < REST_DISP_TOL, "%s dt=%g: creep %.3e m",
+                          pf_ode_test_stepper_name(quick), dt, creep);
             pf_ode_test_free(&s);
         }
 }
@@ -109,7 +102,7 @@ START_TEST(test_rotating_load_follows_backward_euler)
     const double F0 = 1.05 * MU * BM * PF_ODE_TEST_G, W = 10.0, T = 1.0;
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
-            const double dt = DTS[k];
+            const double dt = PF_ODE_TEST_DTS[k];
             pfOdeTestScene s;
             setup(&s, quick, dt);
             for (int i = 0; i < 3; ++i)
@@ -135,11 +128,11 @@ START_TEST(test_rotating_load_follows_backward_euler)
             double dp = hypot(p[0] - pe[0], p[1] - pe[1]);
             printf("lowspeed rotating %s dt=%g: max |v - v_BE| %.3e m/s (max speed %.3e m/s), "
                    "final position error %.3e m\n",
-                   stepper(quick), dt, max_dv, max_v, dp);
-            ck_assert_msg(max_dv < BE_SPEED_TOL, "%s dt=%g: |v - v_BE| %.3e m/s", stepper(quick),
-                          dt, max_dv);
-            ck_assert_msg(dp < BE_POS_TOL, "%s dt=%g: position error %.3e m", stepper(quick), dt,
-                          dp);
+                   pf_ode_test_stepper_name(quick), dt, max_dv, max_v, dp);
+            ck_assert_msg(max_dv < BE_SPEED_TOL, "%s dt=%g: |v - v_BE| %.3e m/s",
+                          pf_ode_test_stepper_name(quick), dt, max_dv);
+            ck_assert_msg(dp < BE_POS_TOL, "%s dt=%g: position error %.3e m",
+                          pf_ode_test_stepper_name(quick), dt, dp);
             pf_ode_test_free(&s);
         }
 }
