@@ -11,18 +11,11 @@
  *     sigma x, sigma y is 0) and M_s = (v_y d_c - v_x d_s) c_200 / D with
  *     c_200 = integral sigma0 x^2 = 1/5 (P16's c_100/d_c).
  *
- * (b) eps = 0, d = 0: closed form. With Phi(r0) = integral sigma0 |r - r0| dA (c = |r0|, the CR
- *     distance |v|/|w|), T = f(c) v/|v| with f = Phi', and M_s = sgn(w) m, m = Phi - c Phi'
- *     (same argument as for the uniform disk, pf_core_disk.c). The 2-D Laplacian of |r - r0| is
- *     1/|r - r0|, so (1/c)(c Phi')' = U(c), U = in-plane potential of the Hertz pressure,
- *     classical (Johnson, Contact Mechanics 3.4): U = (3 pi/8)(2 - c^2) for c <= 1 and
- *     U = (3/4)[(2 - c^2) asin(1/c) + sqrt(c^2 - 1)] outside. Integrating (Phi(0) = 3 pi/16, P9):
- *       c <= 1:  f = (3 pi/8)(c - c^3/4),   m = (3 pi/16)(1 - c^2 + 3 c^4/8)
- *       c >= 1, t = 1/c:
- *           f = 3/(16 t^3) [(4t^2 - 1) asin t + t (1 + 2t^2) sqrt(1 - t^2)]
- *           m = 3/(64 t^4) [(8t^4 - 8t^2 + 3) asin t + 3t (2t^2 - 1) sqrt(1 - t^2)]
- *     Both branches give f = 9 pi/32, m = 9 pi/128 at c = 1. For t < 1/4 the brackets cancel
- *     (f -> 1, m -> t/5); there the Taylor series in t (from those of asin and sqrt) are summed.
+ * (b) eps = 0, d = 0 is not a separate code path: (c) covers it (it agrees with the elementary
+ *     closed form derived from the in-plane Hertz potential, f = (3 pi/8)(c - c^3/4),
+ *     m = (3 pi/16)(1 - c^2 + 3 c^4/8) for c <= 1 and the asin/sqrt forms outside, to 4e-15
+ *     over 2e5 random CR distances 1e-8..1e12; likewise for eps >> |u|, where P15 is linear in u,
+ *     to 3e-16 relative).
  *
  * (c) general (eps >= 0, any d): closed forms from the potentials of the Hertz pressure.
  *     Rotate to the frame (x', y') with y' pointing from the centre to the CR, so the CR is
@@ -171,60 +164,6 @@ pfWrench pf_hertz_disk_pade(double radius, double mu, double normal_force, doubl
 }
 
 /* ---- exact P15 ------------------------------------------------------------------------------ */
-
-/* Taylor coefficients: asin t = sum al_n t^(2n+1), al_n = beta_n/(2n+1); sqrt(1 - t^2) =
- * sum s_n t^2n, s_0 = 1, s_n = -beta_n/(2n-1); beta_n = binom(2n, n)/4^n. */
-static void hertz_far_series(double t, double *f, double *m)
-{
-    double t2 = t * t;
-    /* keep al_{n-2}, al_{n-1}, al_n and s_{n-1}, s_n while walking n upwards */
-    double beta = 1.0;                           /* beta_0 */
-    double al_m2 = 0.0, al_m1 = 1.0, s_m1 = 1.0; /* al_{-1} = 0, al_0, s_0 */
-    double fsum = 0.0, msum = 0.0, pf = 1.0, pm = 1.0;
-    for (int n = 1; n < 60; ++n) {
-        beta *= (2.0 * n - 1.0) / (2.0 * n);
-        double al = beta / (2.0 * n + 1.0);
-        double sn = -beta / (2.0 * n - 1.0);
-        /* f = (3/16) sum_{n>=1} C_n t^(2n-2), C_n = 4 al_{n-1} - al_n + s_n + 2 s_{n-1} */
-        double cf = (4.0 * al_m1 - al + sn + 2.0 * s_m1) * pf;
-        fsum += cf;
-        pf *= t2;
-        /* m = (3/64) sum_{n>=2} M_n t^(2n-3), M_n = 8 al_{n-2} - 8 al_{n-1} + 3 al_n
-         *     + 6 s_{n-1} - 3 s_n (M_0 = M_1 = 0) */
-        double cm = 0.0;
-        if (n >= 2) {
-            cm = (8.0 * al_m2 - 8.0 * al_m1 + 3.0 * al + 6.0 * s_m1 - 3.0 * sn) * pm;
-            msum += cm;
-            pm *= t2;
-        }
-        if (n >= 3 && fabs(cf) <= 1e-18 * fabs(fsum) && fabs(cm) <= 1e-18 * fabs(msum)) break;
-        al_m2 = al_m1;
-        al_m1 = al;
-        s_m1 = sn;
-    }
-    *f = (3.0 / 16.0) * fsum;
-    *m = (3.0 / 64.0) * t * msum;
-}
-
-/* f(c), m(c) of case (b), c given as num/den = |v| / |w| */
-static void hertz_fm(double num, double den, double *f, double *m)
-{
-    if (num <= den) {
-        double c = num / den, c2 = c * c;
-        *f = (3.0 * PF_PI / 8.0) * c * (1.0 - 0.25 * c2);
-        *m = (3.0 * PF_PI / 16.0) * (1.0 - c2 + 0.375 * c2 * c2);
-        return;
-    }
-    double t = den / num;
-    if (t < 0.25) {
-        hertz_far_series(t, f, m);
-        return;
-    }
-    double t2 = t * t, as = asin(t), sq = sqrt((1.0 - t) * (1.0 + t));
-    *f = 3.0 / (16.0 * t2 * t) * ((4.0 * t2 - 1.0) * as + t * (1.0 + 2.0 * t2) * sq);
-    *m = 3.0 / (64.0 * t2 * t2) *
-         ((8.0 * t2 * t2 - 8.0 * t2 + 3.0) * as + 3.0 * t * (2.0 * t2 - 1.0) * sq);
-}
 
 /* ---- exact P15 by potentials (case (c)) --------------------------------------------------- */
 
@@ -436,30 +375,12 @@ pfWrench pf_hertz_disk_friction(double radius, double mu, double normal_force, d
     double Tx, Ty, Ms;
     /* (a) also when the CR is beyond 1e16 radii: the spin corrections are O(|w|/|v_s|) < 1e-16
      * relative there, and (c)'s squares of y0 would overflow for y0 > 1e154. */
-    if (eps_t > 1e8 * (vs + fabs(w))) {
-        /* eps-dominated: |u| <= |v_s| + |w| < 1e-8 eps on the whole disk, so 1/D = (1/eps)(1 -
-         * O(|u|^2/eps^2)) is exact to 1e-16 relative and P15 is linear in u with the moments of
-         * P16: int sigma = 1, int sigma (x, y) = (d_c, d_s)/5, int sigma r^2 = 2/5. */
-        Tx = (vx - w * ds / 5.0) / eps_t;
-        Ty = (vy + w * dc / 5.0) / eps_t;
-        Ms = (0.4 * w + (vy * dc - vx * ds) / 5.0) / eps_t;
-    } else if (w == 0.0 || vs > 1e16 * fabs(w)) { /* (a) */
+    if (w == 0.0 || vs > 1e16 * fabs(w)) { /* (a) */
         double den = sqrt(vs * vs + eps_t * eps_t);
         if (!(den > 0.0)) return out;
         Tx = vx / den;
         Ty = vy / den;
         Ms = (vy * dc - vx * ds) / (5.0 * den);
-    } else if (eps_t == 0.0 && dc == 0.0 && ds == 0.0) { /* (b) */
-        double f, m;
-        if (vs == 0.0) {
-            f = 0.0;
-            m = 3.0 * PF_PI / 16.0;
-        } else {
-            hertz_fm(vs, fabs(w), &f, &m);
-        }
-        Tx = vs > 0.0 ? f * vx / vs : 0.0;
-        Ty = vs > 0.0 ? f * vy / vs : 0.0;
-        Ms = w > 0.0 ? m : -m;
     } else { /* (c) */
         double aw = fabs(w), sgw = w > 0.0 ? 1.0 : -1.0;
         double ex = 1.0, ey = 0.0;
