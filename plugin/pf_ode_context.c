@@ -40,6 +40,15 @@ pfOdeMaterial pf_ode_default_material(void)
     return m;
 }
 
+int pf_ode_solver_coupling_available(void)
+{
+#ifdef dPATCH_FRICTION
+    return dCheckConfiguration("ODE_EXT_patch_friction") ? 1 : 0;
+#else
+    return 0;
+#endif
+}
+
 pfOdeConfig pf_ode_default_config(void)
 {
     pfOdeConfig c;
@@ -47,6 +56,7 @@ pfOdeConfig pf_ode_default_config(void)
     c.drift_gain = 1.0;
     c.stock_mu_kinetic = 0;
     c.initial_pair_capacity = 64;
+    c.coupling = PF_ODE_COUPLING_AUTO;
     return c;
 }
 
@@ -426,6 +436,16 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     CHECK_RANGE("initial_pair_capacity", (double)c.initial_pair_capacity,
                 c.initial_pair_capacity >= 1 && c.initial_pair_capacity <= (1 << 24),
                 "must be in [1, 2^24]");
+    CHECK_RANGE("coupling", (double)c.coupling,
+                c.coupling == PF_ODE_COUPLING_AUTO || c.coupling == PF_ODE_COUPLING_ADAPTER ||
+                    c.coupling == PF_ODE_COUPLING_SOLVER,
+                "must be AUTO, ADAPTER or SOLVER");
+    if (c.coupling == PF_ODE_COUPLING_SOLVER && !pf_ode_solver_coupling_available()) {
+        set_err(err, PF_ERR_RANGE, "coupling",
+                "%s = SOLVER (%.0f) needs an ODE built with patches/ (-DPF_WITH_PATCHED_ODE=ON)",
+                (double)c.coupling);
+        return PF_ERR_RANGE;
+    }
 
     pfOdeContext *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {

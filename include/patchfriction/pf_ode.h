@@ -94,6 +94,23 @@ pfOdeMaterial pf_ode_default_material(void);
  *  (may be NULL) naming the field and the value. */
 int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err);
 
+/// Where a patch's friction is coupled to its normal force (patches/README.md).
+typedef enum pfOdeCoupling {
+    PF_ODE_COUPLING_AUTO = 0, ///< inside the solver when the ODE in use has the patchfriction patch
+                              ///< series (pf_ode_solver_coupling_available), else in the adapter
+                              ///< (default)
+    PF_ODE_COUPLING_ADAPTER,  ///< in the adapter: bounds from the previous step's normal force and
+                              ///< a per-step linearisation of the limit surface (any ODE)
+    PF_ODE_COUPLING_SOLVER    ///< inside the solver: bounds from the sum of the patch's normal
+                              ///< impulses of this step, the three friction rows projected together
+                              ///< onto the limit surface. pf_ode_create rejects it (PF_ERR_RANGE)
+                              ///< when the ODE in use lacks the patch series
+} pfOdeCoupling;
+
+/** 1 if the ODE this library was built against and runs with has the patch series (compiled in
+ *  and reported by dCheckConfiguration("ODE_EXT_patch_friction")), else 0. */
+int pf_ode_solver_coupling_available(void);
+
 /// Context-wide settings. Get defaults from pf_ode_default_config().
 typedef struct pfOdeConfig {
     double stick_velocity_tol; ///< slip -> stick when |v| and |w| rho_g fall below this [m/s],
@@ -102,6 +119,7 @@ typedef struct pfOdeConfig {
                                ///< (default 1: the anchor is restored in one step)
     double stock_mu_kinetic;   ///< STOCK mode uses mu_k if nonzero, mu_s if 0 (default 0)
     int initial_pair_capacity; ///< pairs preallocated at creation, >= 1 (default 64)
+    pfOdeCoupling coupling;    ///< where friction meets the normal force (default AUTO)
 } pfOdeConfig;
 
 /// Defaults as documented in pfOdeConfig.
