@@ -315,6 +315,95 @@ int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_for
                            const double A[9], pfTwist a_free, const pfWrench *reactions,
                            int reaction_count, pfStickResult *out, pfError *err);
 
+/* ------------------------------------------------------------------------------------------ */
+/* Implicit friction step of one patch: maximum-dissipation projection (physics.md §0-§2)       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* A solver that treats one patch's three friction rows (fx, fy, mz) as one block hands over
+ *  - A, the patch's 3x3 Delassus block (symmetric positive definite): the change of the post-step
+ *    relative twist (vx, vy, w) per unit of friction wrench on body 1 at the patch centre,
+ *  - the free wrench lambda*: the friction wrench that would bring the patch's post-step twist to
+ *    exactly zero given everything else,
+ * and asks for the friction wrench lambda and post-step twist xi with
+ *
+ *     xi = A (lambda - lambda*),   lambda = W(xi)          (lambda in C when xi = 0)
+ *
+ * where W is the patch's kinetic wrench (pf_patch_friction) and C the set of all its values.
+ *
+ * Maximum dissipation. For the models whose W is minus the gradient of the dissipation
+ * D(xi) = -xi.W(xi) = mu * integral p |u_xi| dA (rectangle, polygon, uniform disk, exact Hertz
+ * disk with eps_t = 0; see below for the rolling shift d), D is convex, positively homogeneous
+ * and the support function of -C: D(xi) = max over l in C of (-xi.l), with subdifferential
+ * dD(xi) = {-W(xi)} for xi != 0 and dD(0) = -C. The fixed point above is then the optimality
+ * condition of the strictly convex dual
+ *
+ *     min over xi of g(xi) = 1/2 xi.A^-1 xi + lambda*.xi + D(xi):  0 in A^-1 xi + lambda* + dD(xi),
+ *
+ * i.e. lambda := lambda* + A^-1 xi lies in -dD(xi): lambda = W(xi) if xi != 0, lambda in C if
+ * xi = 0. Its Fenchel primal is the projection of lambda* onto C in the A-metric,
+ *
+ *     min over lambda in C of 1/2 (lambda - lambda*).A (lambda - lambda*),
+ *
+ * whose optimality condition -xi in N_C(lambda) says that lambda maximises the dissipated power
+ * -xi.l over l in C (maximum dissipation for the post-step motion xi). Both problems have unique
+ * solutions (A is positive definite), so the answer does not depend on how it is computed: the
+ * patch sticks (xi = 0, lambda = lambda*) iff lambda* in C, else slips with lambda = W(xi) on
+ * the boundary of C.
+ *
+ * Models where W is not such a gradient (the Padé approximant; the exact Hertz disk with eps_t >
+ * 0 is the gradient of the regularised D_eps = mu integral sigma sqrt(|u|^2 + (eps a)^2), which is
+ * smooth at 0, so there is no stick set) use the fixed point itself as the definition:
+ *  - eps_t > 0 (Hertz): W is continuous with W(0) = 0, never "sticks"; the fixed point is solved
+ *    directly (xi = 0 only for lambda* = 0);
+ *  - eps_t = 0 and the kinetic model differs from the static one (Padé; exact Hertz with d != 0
+ *    and a nonzero rolling velocity): stick is decided against the static limit set of the patch
+ *    (pf_limit_set_test: exact model, no shift, no regularisation; the core's convention that the
+ *    limit set belongs to the patch, not to the kinetic approximant), slip solves the kinetic
+ *    fixed point. Where the two sets differ near lambda* (at most a few percent, see
+ *    pf_hertz_disk_pade) a slip fixed point may not exist: then converged = 0 (below).
+ */
+
+/// Wrench evaluations one pf_patch_project call spends at most, the stick test's included (the
+/// limit-set test uses at most PF_LIMIT_MAX_EVALS of them).
+#define PF_PROJECT_MAX_EVALS 64
+/// Convergence target: |xi - A (W(xi) - free)| <= PF_PROJECT_TOL |A free| in the twist metric
+/// |v|^2 + (w rho_g)^2 (or the rounding floor of that residual, whichever is larger).
+#define PF_PROJECT_TOL 1e-12
+
+/// Result of pf_patch_project.
+typedef struct pfProjectResult {
+    pfWrench wrench;  ///< friction wrench on body 1 about the patch centre [N, N, N m]: lambda*
+                      ///< when sticking, else W(xi) (on the boundary of C, finite)
+    pfTwist velocity; ///< post-step relative twist A (wrench - free) [m/s, m/s, rad/s]; exactly 0
+                      ///< when sticking. Computed from the returned wrench, so the pair is
+                      ///< always consistent with A.
+    int sticks;       ///< 1 if free is inside the limit set (wrench == free, velocity == 0)
+    int converged;    ///< 1 if residual met PF_PROJECT_TOL (or its rounding floor); 0 means the
+                      ///< evaluation budget or the line search ran out: the best iterate is
+                      ///< returned (still finite, wrench still a model value)
+    int evaluations;  ///< model wrench evaluations spent, 0..PF_PROJECT_MAX_EVALS
+    double residual;  ///< |xi - A (W(xi) - free)| / |A free|, both in the twist metric
+                      ///< |v|^2 + (w rho_g)^2, xi the twist W was evaluated at; >= 0, 0 on stick
+} pfProjectResult;
+
+/** Implicit (maximum-dissipation) friction step of one patch: solve xi = A (W(xi) - free),
+ *  wrench = W(xi) (see the derivation above).
+ *  - def, mu, normal_force, rolling: the patch model as for pf_patch_friction (rolling: the
+ *    rolling velocity, used by the Hertzian disk's shift d only; may be a zero twist).
+ *  - A: the patch's Delassus block, row-major [(m/s)/N, (m/s)/(N m), (rad/s)/(N m) ...],
+ *    finite, symmetric to 1e-9 max|A_ij|, positive definite (Cholesky pivots > 1e-14 max|A_ij|).
+ *  - free_wrench: the wrench that would stop the patch [N, N, N m], finite.
+ *  - guess: warm start for xi (the previous solver iteration's velocity) [m/s, m/s, rad/s], or
+ *    NULL / a zero twist for none. It changes the cost, never the answer (beyond the tolerance).
+ *  mu * normal_force == 0 gives wrench 0 and velocity -A free (sticks iff free == 0).
+ *  Returns PF_OK (check out->converged), or an error naming the bad field: PF_ERR_NULL (def, out,
+ *  A), PF_ERR_NOT_FINITE, PF_ERR_RANGE (negative mu / normal_force; a velocity or moment that
+ *  overflows), PF_ERR_SINGULAR (A not symmetric or not positive definite), and the errors of
+ *  pf_patch_def_validate. Deterministic, allocation-free. */
+int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, const double A[9],
+                     pfWrench free_wrench, pfTwist rolling, const pfTwist *guess,
+                     pfProjectResult *out, pfError *err);
+
 #ifdef __cplusplus
 }
 #endif
