@@ -462,8 +462,9 @@ static int run_scene(pfCliOptions *o, char *msg)
     if (!o->json) {
         char st[160];
         pf_scene_state_string(sc, st, sizeof st);
-        printf("%s %s friction=%s: %ld steps, t = %g s\n  %s\n", pf_scene_name(sc),
-               pf_scene_case(sc), pf_scene_mode_name(mode), n, pf_scene_time(sc), st);
+        printf("%s %s friction=%s coupling=%s: %ld steps, t = %g s\n  %s\n", pf_scene_name(sc),
+               pf_scene_case(sc), pf_scene_mode_name(mode),
+               pf_scene_coupling_name(pf_scene_coupling(sc)), n, pf_scene_time(sc), st);
         for (int i = 0; i < nm; ++i)
             printf("  %-24s %.9g\n", m[i].name, m[i].value);
     } else {
@@ -472,6 +473,7 @@ static int run_scene(pfCliOptions *o, char *msg)
         pf_json_str(&j, "scene", pf_scene_name(sc));
         pf_json_str(&j, "case", pf_scene_case(sc));
         pf_json_str(&j, "friction", pf_scene_mode_name(mode));
+        pf_json_str(&j, "coupling", pf_scene_coupling_name(pf_scene_coupling(sc)));
         for (int i = 0; i < o->nset; ++i) /* coupled-masses: a 1-D law replaces the contact */
             if (!strcmp(o->set_key[i], "law")) pf_json_str(&j, "law", o->set_val[i]);
         pf_json_int(&j, "steps", pf_scene_steps(sc));

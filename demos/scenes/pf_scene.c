@@ -97,7 +97,7 @@ int pfs_param_check_unused(pfScene *s, pfError *err)
 {
     for (int i = 0; i < s->nparam; ++i)
         if (!s->used[i]) {
-            char keys[160] = "";
+            char keys[320] = "";
             for (const char *const *k = s->cls->info.params; k && *k; ++k) {
                 size_t n = strlen(keys);
                 snprintf(keys + n, sizeof keys - n, "%s%s", n ? ", " : "", *k);
@@ -124,7 +124,18 @@ int pfs_ode_begin(pfScene *s, pfError *err)
     dWorldSetAutoDisableFlag(s->world, 0);
     s->space = dHashSpaceCreate(0);
     s->group = dJointGroupCreate(0);
-    int rc = pf_ode_create(s->world, NULL, &s->pf, err);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = s->coupling;
+    pfError e;
+    int rc = pf_ode_create(s->world, &cfg, &s->pf, &e);
+    if (rc != PF_OK) {
+        pfs_fail(err, rc, "%s: --set coupling=%s: %s", s->cls->info.name,
+                 s->coupling == PF_ODE_COUPLING_SOLVER    ? "solver"
+                 : s->coupling == PF_ODE_COUPLING_ADAPTER ? "adapter"
+                                                          : "auto",
+                 e.message);
+        if (err) snprintf(err->field, sizeof err->field, "%s", e.field);
+    }
     return rc;
 }
 
@@ -186,6 +197,12 @@ static int build(pfScene *s, pfError *err)
 {
     for (int i = 0; i < s->nparam; ++i)
         s->used[i] = 0;
+    s->coupling = PF_ODE_COUPLING_AUTO;
+    const char *cp = pfs_param_string(s, "coupling"); /* generic key of every scene */
+    if (cp && pf_scene_coupling_from_name(cp, &s->coupling))
+        return pfs_fail(err, PF_ERR_RANGE,
+                        "%s: --set coupling=%s: expected auto, adapter or solver",
+                        s->cls->info.name, cp);
     int rc = s->cls->build(s, err);
     if (rc == PF_OK) rc = pfs_param_check_unused(s, err);
     if (rc != PF_OK) destroy_objects(s);
@@ -307,6 +324,36 @@ const char *pf_scene_case(const pfScene *s)
 pfOdeMode pf_scene_mode(const pfScene *s)
 {
     return s->mode;
+}
+pfOdeCoupling pf_scene_coupling(const pfScene *s)
+{
+    if (!s->pf) return PF_ODE_COUPLING_AUTO; /* no adapter context (a 1-D law) */
+    if (s->coupling != PF_ODE_COUPLING_AUTO) return s->coupling;
+    return pf_ode_solver_coupling_available() ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
+}
+const char *pf_scene_coupling_name(pfOdeCoupling c)
+{
+    switch (c) {
+    case PF_ODE_COUPLING_ADAPTER:
+        return "adapter";
+    case PF_ODE_COUPLING_SOLVER:
+        return "solver";
+    default:
+        return "none";
+    }
+}
+int pf_scene_coupling_from_name(const char *name, pfOdeCoupling *c)
+{
+    if (!name) return -1;
+    if (!strcmp(name, "auto"))
+        *c = PF_ODE_COUPLING_AUTO;
+    else if (!strcmp(name, "adapter"))
+        *c = PF_ODE_COUPLING_ADAPTER;
+    else if (!strcmp(name, "solver"))
+        *c = PF_ODE_COUPLING_SOLVER;
+    else
+        return -1;
+    return 0;
 }
 double pf_scene_time(const pfScene *s)
 {

@@ -78,6 +78,9 @@ const pfSceneInfo *pf_scene_find(const char *name);
 /** Build a scene. case_name NULL = the default case. mode = the adapter's friction mode for the
  *  scene's patch contacts (PF_ODE_MODE_STOCK: ODE's dContactApprox1 with the same mu). params:
  *  n key=value pairs (may be NULL if n == 0) applied over the case's published parameters.
+ *  Every scene accepts the generic key coupling=auto|adapter|solver (pfOdeConfig.coupling of the
+ *  scene's adapter context, default auto); coupling=solver on an ODE without the patch series
+ *  (pf_ode_solver_coupling_available() == 0) fails with the adapter's message naming `coupling`.
  *  Returns NULL on error with err (may be NULL) naming the bad scene, case, key or value, e.g.
  *  "sliding-blocks: --set mass=-1: expected a finite value > 0". */
 pfScene *pf_scene_create(const char *scene, const char *case_name, pfOdeMode mode,
@@ -101,6 +104,16 @@ int pf_scene_step(pfScene *s, double dt, pfError *err);
 const char *pf_scene_name(const pfScene *s);
 const char *pf_scene_case(const pfScene *s);
 pfOdeMode pf_scene_mode(const pfScene *s);
+/** The coupling actually used: PF_ODE_COUPLING_ADAPTER or PF_ODE_COUPLING_SOLVER (AUTO resolved
+ *  with pf_ode_solver_coupling_available()). Stock-friction runs report it too, although ODE's
+ *  own point friction does not use it (their friction bounds are ODE's; "adapter" then only says
+ *  that no patched solver was asked for). coupled-masses with --set law= has no ODE contact:
+ *  PF_ODE_COUPLING_AUTO ("none"). */
+pfOdeCoupling pf_scene_coupling(const pfScene *s);
+/// "adapter" / "solver" / "none" (AUTO: no adapter context, see pf_scene_coupling).
+const char *pf_scene_coupling_name(pfOdeCoupling c);
+/// Parse "auto" / "adapter" / "solver"; returns 0 or -1 for anything else.
+int pf_scene_coupling_from_name(const char *name, pfOdeCoupling *c);
 /// Simulated time [s] (0 after create / reset).
 double pf_scene_time(const pfScene *s);
 /// Steps taken since create / reset.

@@ -14,6 +14,13 @@
  *          (|m2 x1''| = 100 |x1| stays below b once |x1| < 5 mm).
  *   slip:  b = 0.05, v1(0) = 0.15 - a long slip phase until the relative velocity dies out,
  *          then long stick phases interrupted by short slips.
+ *   vertical: the stick case on a rig that vibrates vertically, base height
+ *          z(t) = A_z sin(omega_z t) (A_z = 1.635 mm, omega_z = 60 rad/s: A_z omega_z^2 = 0.6 g,
+ *          so body 2 never lifts off). The normal force between the masses is m2 (g + z''), so the
+ *          friction bound b(t) = mu m2 (g + z''(t)) swings between 0.4 and 1.6 times its static
+ *          value b = 0.5 N six times per pair oscillation: the pair sticks and slips alternately
+ *          while |x1| is a few mm. Body 1 rides on a frictionless slider whose other side is a
+ *          kinematic base body moving with z(t) (velocity set at the middle of each step).
  * What you should see: body 2 lags body 1, then rides with it; the energy
  * E = a2 x1^2/2 + m1 v1^2/2 + m2 v2^2/2 never increases (max_energy_increase ~ 0). */
 #include "pf_scene_impl.h"
@@ -25,8 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const cases[] = {"stick", "slip", NULL};
-static const char *const keys[] = {"b", "m1", "m2", "a1", "a2", "x1", "v1", "law", NULL};
+static const char *const cases[] = {"stick", "slip", "vertical", NULL};
+static const char *const keys[] = {"b",  "m1",  "m2",  "a1",      "a2",       "x1",
+                                   "v1", "law", "A_z", "omega_z", "coupling", NULL};
+enum { C_STICK, C_SLIP, C_VERTICAL };
 
 #define G 9.81
 /// Stuck: |z_dot| below this [m/s] (the adapter's default stick velocity tolerance).
@@ -36,6 +45,8 @@ static const char *const keys[] = {"b", "m1", "m2", "a1", "a2", "x1", "v1", "law
 
 typedef struct Coupled {
     double m1, m2, a1, a2, b, x10, v10;
+    double az, wz; ///< vertical case: base z(t) = az sin(wz t) [m, rad/s]
+    dBodyID base;  ///< vertical case: kinematic base carrying the slider
     int use_law;
     pfLawDef law;
     pfLawState ls;
@@ -63,9 +74,13 @@ static int cp_build(pfScene *s, pfError *err)
     const char *nm = "coupled-masses";
     c->m1 = c->m2 = 1.0;
     c->a2 = 200.0;
-    if (s->case_index == 0) {
+    if (s->case_index == C_STICK || s->case_index == C_VERTICAL) {
         c->b = 0.5;
         c->x10 = 0.006;
+        if (s->case_index == C_VERTICAL) {
+            c->wz = 60.0;
+            c->az = 0.6 * G / (c->wz * c->wz);
+        }
     } else {
         c->b = 0.05;
         c->v10 = 0.15;
@@ -81,8 +96,22 @@ static int cp_build(pfScene *s, pfError *err)
     PD("a2", &c->a2, 0.0, 0, inf, 0);
     PD("x1", &c->x10, -1.0, 0, 1.0, 0);
     PD("v1", &c->v10, -100.0, 0, 100.0, 0);
+    if (s->case_index == C_VERTICAL) {
+        PD("A_z", &c->az, 0.0, 0, 1.0, 0);
+        PD("omega_z", &c->wz, 0.0, 0, 1e5, 0);
+        if (c->az * c->wz * c->wz >= G)
+            return pfs_fail(err, PF_ERR_RANGE,
+                            "%s: A_z omega_z^2 = %g m/s^2 >= g: body 2 would lift off (expected "
+                            "below %g)",
+                            nm, c->az * c->wz * c->wz, G);
+    }
 #undef PD
     const char *law = pfs_param_string(s, "law");
+    if (law && s->case_index == C_VERTICAL)
+        return pfs_fail(err, PF_ERR_RANGE,
+                        "%s: --set law=%s: the vertical case needs the ODE contact (the normal "
+                        "force varies)",
+                        nm, law);
     if (law) {
         c->use_law = 1;
         if (!strcmp(law, "coulomb")) {
@@ -111,7 +140,16 @@ static int cp_build(pfScene *s, pfError *err)
         c->g1 = dCreateBox(s->space, 0.2, 0.1, h1);
         dGeomSetBody(c->g1, c->b1);
         c->slider = dJointCreateSlider(s->world, 0);
-        dJointAttach(c->slider, c->b1, 0);
+        if (s->case_index == C_VERTICAL) {
+            /* the rig's base: kinematic, moves with z(t) = az sin(wz t), starts at z = 0 moving
+             * up at az wz; both masses start with that vertical velocity (no impact at t = 0) */
+            c->base = dBodyCreate(s->world);
+            dBodySetKinematic(c->base);
+            dBodySetPosition(c->base, 0, 0, 0);
+            dBodySetLinearVel(c->base, 0, 0, c->az * c->wz);
+            dBodySetLinearVel(c->b1, c->v10, 0, c->az * c->wz);
+        }
+        dJointAttach(c->slider, c->b1, c->base);
         dJointSetSliderAxis(c->slider, 1, 0, 0);
         c->b2 = dBodyCreate(s->world);
         dMassSetBoxTotal(&m, c->m2, 0.1, 0.1, h2);
@@ -119,6 +157,7 @@ static int cp_build(pfScene *s, pfError *err)
         dBodySetPosition(c->b2, 0, 0, h1 + 0.5 * h2 - 1e-5);
         c->g2 = dCreateBox(s->space, 0.1, 0.1, h2);
         dGeomSetBody(c->g2, c->b2);
+        if (c->base) dBodySetLinearVel(c->b2, 0, 0, c->az * c->wz);
         pfs_add_geom(s, c->g1);
         pfs_add_geom(s, c->g2);
         c->z0[0] = 0.0;
@@ -158,6 +197,11 @@ static int cp_step(pfScene *s, double dt, pfError *err)
         c->x2 += dt * c->v2;
         c->friction = r.force;
     } else {
+        if (c->base) { /* z'(t) at the middle of the step: the base's height is exact to O(dt^3) */
+            double tm = s->t + 0.5 * dt;
+            dBodySetLinearVel(c->base, 0, 0, c->az * c->wz * cos(c->wz * tm));
+            dBodySetAngularVel(c->base, 0, 0, 0);
+        }
         const dReal *p = dBodyGetPosition(c->b1), *v = dBodyGetLinearVel(c->b1);
         dBodyAddForce(c->b1, -c->a2 * p[0] - c->a1 * v[0], 0, 0);
         double v2_prev = dBodyGetLinearVel(c->b2)[0];

@@ -26,6 +26,7 @@ struct pfScene {
     const pfSceneClass *cls;
     int case_index;
     pfOdeMode mode;
+    pfOdeCoupling coupling; ///< --set coupling= as given (AUTO unless set), passed to pf_ode_create
     int nparam;
     char *key[PFS_MAX_PARAMS], *val[PFS_MAX_PARAMS];
     int used[PFS_MAX_PARAMS];
@@ -63,7 +64,8 @@ const char *pfs_param_string(pfScene *s, const char *key);
 int pfs_param_check_unused(pfScene *s, pfError *err);
 
 /** Create world (gravity g along -z unless changed by the scene), hash space, contact group and
- *  the adapter context. */
+ *  the adapter context, with pfOdeConfig.coupling = s->coupling. coupling = SOLVER on an ODE
+ *  without the patch series fails here with the adapter's message (naming `coupling`). */
 int pfs_ode_begin(pfScene *s, pfError *err);
 /** Register a geom for pf_scene_geoms. */
 void pfs_add_geom(pfScene *s, dGeomID g);

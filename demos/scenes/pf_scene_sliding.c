@@ -15,6 +15,15 @@
  *  - free-slide: a box (or a flat disk) launched with v0 and spin w0 and no load slides on a
  *    curved path; with patch friction translation and rotation stop at the same instant (stock
  *    friction stops them at different times).
+ *  - slope-drop: Kardan's block released flat, its bottom face `drop` = 5 mm above a 15 degree
+ *    incline (below the friction angle atan 0.4 = 21.8 degrees) and parallel to it, launched
+ *    with (vx0, vy0) = (0.2, 0.4) m/s in the incline's plane (x down-slope) and w0 = 20 rad/s. It
+ *    lands after 32.5 ms (perfectly inelastic: the normal impulse m v_n also brings a friction
+ *    impulse), slides and spins down and across, and stops for good after about 0.3 s. The
+ *    incline is the plane z = 0 with gravity tilted, g = (g sin(slope), 0, -g cos(slope)) in the
+ *    set-up frame; z in the CSV is the gap between the bottom face and the incline (0 in contact).
+ * Every case's CSV has energy: m |v|^2/2 + J w^2/2 + the potential of gravity relative to the
+ * start (m g z on the flat cases), in the ground frame, J = m rho_g^2 about the normal.
  * The whole set-up may be rotated about the vertical by `yaw`; positions, velocities and forces in
  * the CSV and metrics are given in the set-up frame (rotated back), so they do not depend on yaw.
  */
@@ -29,13 +38,14 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-enum { C_NOSLIP, C_ZEROSTOP, C_MULTISTOP, C_GENERAL, C_ECCENTRIC, C_FREESLIDE };
+enum { C_NOSLIP, C_ZEROSTOP, C_MULTISTOP, C_GENERAL, C_ECCENTRIC, C_FREESLIDE, C_SLOPEDROP };
 
 static const char *const cases[] = {
     "no-slip-circle", "zero-stop-circle", "multi-stop", "general-motion",
-    "eccentric-push", "free-slide",       NULL};
-static const char *const keys[] = {"yaw",   "mass",   "mu_s",  "mu_k",   "criterion", "h",  "ramp",
-                                   "shape", "length", "width", "radius", "v0",        "w0", NULL};
+    "eccentric-push", "free-slide",       "slope-drop", NULL};
+static const char *const keys[] = {
+    "yaw",    "mass", "mu_s", "mu_k",  "criterion", "h",   "ramp", "shape",    "length", "width",
+    "radius", "v0",   "w0",   "slope", "drop",      "vx0", "vy0",  "coupling", NULL};
 
 /// At rest (for stick_time / stops): speed and spin * rho_g both below this [m/s].
 #define V_REST 2e-4
@@ -58,6 +68,10 @@ typedef struct Sliding {
     /* metrics */
     double max_disp, max_speed, stick_time, rest_start, breakaway_force, breakaway_time;
     double stop_trans, stop_rot, prev_speed, prev_spin, prev_t;
+    /* slope-drop */
+    double slope, drop, vx0, vy0; ///< incline [rad], release gap [m], launch velocity [m/s]
+    double gap, gap_raw, vn;      ///< bottom face above the incline (>= 0, and signed) [m], v_n
+    double landing_time;          ///< first crossing of the gap through 0 [s] (NAN: not yet)
     int resting, stops;
     double push0[2]; ///< eccentric: initial world position of the pushed point
 } Sliding;
@@ -120,6 +134,13 @@ static int sl_build(pfScene *s, pfError *err)
         b->v0 = 0.5;
         b->w0 = 20.0;
     }
+    double slope_deg = 15.0;
+    if (c == C_SLOPEDROP) {
+        b->drop = 0.005;
+        b->vx0 = 0.2;
+        b->vy0 = 0.4;
+        b->w0 = 20.0;
+    }
     const double inf = HUGE_VAL;
     int rc;
 #define PD(key, dst, lo, lo_open, hi, hi_open)                                                     \
@@ -154,6 +175,16 @@ static int sl_build(pfScene *s, pfError *err)
         PD("v0", &b->v0, -100.0, 0, 100.0, 0);
         PD("w0", &b->w0, -1e3, 0, 1e3, 0);
     }
+    if (c == C_SLOPEDROP) {
+        PD("slope", &slope_deg, 0.0, 0, 89.0, 0);
+        PD("drop", &b->drop, 0.0, 0, 1.0, 0);
+        PD("vx0", &b->vx0, -100.0, 0, 100.0, 0);
+        PD("vy0", &b->vy0, -100.0, 0, 100.0, 0);
+        PD("w0", &b->w0, -1e3, 0, 1e3, 0);
+        PD("length", &b->L, 1e-4, 0, 10.0, 0);
+        PD("width", &b->W, 1e-4, 0, 10.0, 0);
+        b->slope = slope_deg * M_PI / 180.0;
+    }
 #undef PD
     pfOdeMaterial mat = pf_ode_default_material();
     mat.mu_s = b->mu_s;
@@ -167,6 +198,10 @@ static int sl_build(pfScene *s, pfError *err)
                         crit);
 
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
+    if (c == C_SLOPEDROP) { /* the incline: down-slope is the set-up frame's +x */
+        double g = 9.81, gt = g * sin(b->slope);
+        dWorldSetGravity(s->world, gt * cos(b->yaw), gt * sin(b->yaw), -g * cos(b->slope));
+    }
     b->ground = dCreatePlane(s->space, 0, 0, 1, 0);
     pfs_add_geom(s, b->ground);
     b->body = dBodyCreate(s->world);
@@ -183,7 +218,8 @@ static int sl_build(pfScene *s, pfError *err)
     }
     dBodySetMass(b->body, &m);
     dGeomSetBody(b->geom, b->body);
-    dBodySetPosition(b->body, 0, 0, 0.5 * b->H - 1e-5);
+    dBodySetPosition(b->body, 0, 0,
+                     c == C_SLOPEDROP && b->drop > 0 ? 0.5 * b->H + b->drop : 0.5 * b->H - 1e-5);
     dMatrix3 R;
     dRFromAxisAndAngle(R, 0, 0, 1, b->yaw);
     dBodySetRotation(b->body, R);
@@ -192,22 +228,31 @@ static int sl_build(pfScene *s, pfError *err)
         dBodySetLinearVel(b->body, b->v0 * cy, b->v0 * sy, 0);
         dBodySetAngularVel(b->body, 0, 0, b->w0);
     }
+    if (c == C_SLOPEDROP) {
+        double cy = cos(b->yaw), sy = sin(b->yaw);
+        dBodySetLinearVel(b->body, cy * b->vx0 - sy * b->vy0, sy * b->vx0 + cy * b->vy0, 0);
+        dBodySetAngularVel(b->body, 0, 0, b->w0);
+    }
     pfs_add_geom(s, b->geom);
     if ((rc = pf_ode_set_material(s->pf, b->geom, &mat, err)) != PF_OK) return rc;
     if ((rc = pf_ode_set_material(s->pf, b->ground, &mat, err)) != PF_OK) return rc;
 
     b->theta_raw_prev = b->yaw;
     b->theta = 0.0;
-    b->vx = c == C_FREESLIDE ? b->v0 : 0.0;
-    b->w = c == C_FREESLIDE ? b->w0 : 0.0;
+    b->vx = c == C_FREESLIDE ? b->v0 : c == C_SLOPEDROP ? b->vx0 : 0.0;
+    b->vy = c == C_SLOPEDROP ? b->vy0 : 0.0;
+    b->w = c == C_FREESLIDE || c == C_SLOPEDROP ? b->w0 : 0.0;
+    b->gap = b->gap_raw = c == C_SLOPEDROP ? b->drop : 0.0;
+    b->landing_time = c == C_SLOPEDROP && b->drop > 0 ? NAN : 0.0;
     b->stuck_patch = -1;
     b->breakaway_force = b->breakaway_time = NAN;
     b->stop_trans = b->stop_rot = NAN;
-    b->prev_speed = fabs(b->vx);
+    b->prev_speed = hypot(b->vx, b->vy);
     b->prev_spin = fabs(b->w) * b->rho_g;
     b->resting = 1; /* every case but free-slide starts at rest; free-slide is checked below */
     if (c == C_FREESLIDE && (fabs(b->v0) >= V_REST || fabs(b->w0) * b->rho_g >= V_REST))
         b->resting = 0;
+    if (c == C_SLOPEDROP) b->resting = 0; /* released moving (or falling): not at rest */
     b->rest_start = 0.0;
     dVector3 p;
     dBodyGetRelPointPos(b->body, b->h, -0.5 * b->W, 0, p);
@@ -224,6 +269,9 @@ static int sl_build(pfScene *s, pfError *err)
         break;
     case C_ECCENTRIC:
         s->default_duration = 1.5 * b->mu_s * b->mass * 9.81 / b->ramp;
+        break;
+    case C_SLOPEDROP:
+        s->default_duration = 0.6;
         break;
     default:
         s->default_duration = 0.5;
@@ -248,6 +296,9 @@ static void read_state(Sliding *b)
     b->vx = cy * v[0] + sy * v[1];
     b->vy = -sy * v[0] + cy * v[1];
     b->w = w[2];
+    b->gap_raw = p[2] - 0.5 * b->H;
+    b->gap = fmax(0.0, b->gap_raw);
+    b->vn = v[2];
     double raw = atan2(R[4], R[0]);
     double d = raw - b->theta_raw_prev;
     d -= 2 * M_PI * floor((d + M_PI) / (2 * M_PI));
@@ -267,7 +318,10 @@ static int sl_step(pfScene *s, double dt, pfError *err)
         double ct = cos(b->theta), st = sin(b->theta);
         b->fx = -st * F; /* set-up frame */
         b->fy = ct * F;
-        b->mz = b->h * F; /* r x F with r = (h, -W/2), F = (0, F) in the body frame */
+        b->mz = b->h * F;          /* r x F with r = (h, -W/2), F = (0, F) in the body frame */
+    } else if (c == C_SLOPEDROP) { /* gravity's down-slope component, applied by the world */
+        b->fx = b->mass * 9.81 * sin(b->slope);
+        b->fy = b->mz = 0.0;
     } else {
         case_loads(c, s->t, &b->fx, &b->fy, &b->mz);
         dBodyAddForce(b->body, cy * b->fx - sy * b->fy, sy * b->fx + cy * b->fy, 0);
@@ -278,7 +332,11 @@ static int sl_step(pfScene *s, double dt, pfError *err)
     if (rc != PF_OK) return rc;
     s->t += dt;
     s->steps++;
+    double gap_prev = b->gap_raw;
     read_state(b);
+    if (isnan(b->landing_time) && b->gap_raw <= 0.0) /* linear interpolation of the crossing */
+        b->landing_time =
+            s->t - dt * (gap_prev > 0.0 ? -b->gap_raw / (gap_prev - b->gap_raw) : 0.0);
     pfOdePatchInfo info;
     b->stuck_patch = -1;
     if (pf_ode_find_patch(s->pf, b->geom, b->ground, &info) == PF_OK) {
@@ -290,6 +348,7 @@ static int sl_step(pfScene *s, double dt, pfError *err)
     b->max_speed = fmax(b->max_speed, speed);
     b->max_disp = fmax(b->max_disp, hypot(b->x, b->y));
     int rest = speed < V_REST && spin < V_REST;
+    if (c == C_SLOPEDROP) rest = rest && b->gap <= 0.0; /* at rest on the incline, not in flight */
     if (rest && !b->resting) b->rest_start = s->t;
     if (!rest && b->resting && s->t - dt - b->rest_start >= MIN_STOP && b->rest_start > 0.0)
         b->stops++;
@@ -309,7 +368,8 @@ static int sl_step(pfScene *s, double dt, pfError *err)
             b->breakaway_time = t_load;
         }
     }
-    if (c == C_FREESLIDE) {
+    if (c == C_FREESLIDE ||
+        (c == C_SLOPEDROP && !isnan(b->landing_time) && s->t - dt > b->landing_time)) {
         /* linear interpolation of the threshold crossing between the last two steps */
         if (isnan(b->stop_trans) && speed < V_STOP)
             b->stop_trans = b->prev_speed > V_STOP
@@ -324,8 +384,8 @@ static int sl_step(pfScene *s, double dt, pfError *err)
     return PF_OK;
 }
 
-static const char *const columns[] = {"t",     "x",    "y",  "theta", "vx", "vy",   "w",
-                                      "speed", "spin", "Fx", "Fy",    "M",  "stick"};
+static const char *const columns[] = {"t",    "x",  "y",  "theta", "vx",    "vy", "w",     "speed",
+                                      "spin", "Fx", "Fy", "M",     "stick", "z",  "energy"};
 #define NCOL ((int)(sizeof columns / sizeof columns[0]))
 
 static int sl_header(const char *const **names)
@@ -337,9 +397,13 @@ static int sl_header(const char *const **names)
 static int sl_row(const pfScene *s, double *row, int max)
 {
     const Sliding *b = s->impl;
+    double m = b->mass, g = 9.81;
+    double e = 0.5 * m * (b->vx * b->vx + b->vy * b->vy + b->vn * b->vn) +
+               0.5 * m * b->rho_g * b->rho_g * b->w * b->w - m * g * sin(b->slope) * b->x +
+               m * g * cos(b->slope) * b->gap;
     double v[NCOL] = {
-        s->t,  b->x,  b->y,  b->theta,          b->vx, b->vy, b->w, hypot(b->vx, b->vy), b->w,
-        b->fx, b->fy, b->mz, (double)b->resting};
+        s->t,  b->x,  b->y,  b->theta,           b->vx,  b->vy, b->w, hypot(b->vx, b->vy), b->w,
+        b->fx, b->fy, b->mz, (double)b->resting, b->gap, e};
     int n = max < NCOL ? max : NCOL;
     memcpy(row, v, (size_t)n * sizeof *row);
     return n;
@@ -363,7 +427,8 @@ static int sl_metrics(const pfScene *s, pfSceneMetric *out, int max)
         m[n++] = (pfSceneMetric){"breakaway_force", b->breakaway_force};
         m[n++] = (pfSceneMetric){"breakaway_time", b->breakaway_time};
     }
-    if (s->case_index == C_FREESLIDE) {
+    if (s->case_index == C_SLOPEDROP) m[n++] = (pfSceneMetric){"landing_time", b->landing_time};
+    if (s->case_index == C_FREESLIDE || s->case_index == C_SLOPEDROP) {
         m[n++] = (pfSceneMetric){"stop_time_translation", b->stop_trans};
         m[n++] = (pfSceneMetric){"stop_time_rotation", b->stop_rot};
     }

@@ -7,9 +7,12 @@
  * --dt is the output sampling interval (default: the scene's default step); the integration
  * itself is adaptive (rk8pd, tolerances 1e-12 abs / 1e-11 rel, events to 1e-13 s). --friction
  * selects the Hertz model of shaking-table (pade = P17, exact = P15); the other scenes ignore it.
+ * The varying-normal-load cases (shaking-table vertical, sliding-blocks slope-drop,
+ * coupled-masses vertical) come from tests/support/pf_ref_varying.c.
  */
 #include "pf_demo_cli.h"
 #include "pf_ref_scenes.h"
+#include "pf_ref_varying.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,7 +39,40 @@ int main(int argc, char **argv)
     double T = o.duration, dt = o.dt > 0 ? o.dt : 1e-3;
     int rc = 0;
     const char *cn = o.case_name;
-    if (!strcmp(o.scene, "sliding-blocks")) {
+    int vertical = cn && !strcmp(cn, "vertical");
+    if (!strcmp(o.scene, "sliding-blocks") && cn && !strcmp(cn, "slope-drop")) {
+        pfRefSlopeDrop p;
+        pf_ref_slope_drop_default(&p);
+        for (int i = 0; i < o.nset; ++i)
+            if (pf_ref_slope_drop_set(&p, o.set_key[i], o.set_val[i], msg, MSG)) {
+                fprintf(stderr, "pf-reference: %s\n", msg);
+                return 1;
+            }
+        if (!(T > 0)) T = pf_ref_slope_drop_duration(&p);
+        rc = pf_ref_slope_drop_run(&p, T, dt, &r);
+    } else if (!strcmp(o.scene, "coupled-masses") && vertical) {
+        pfRefCoupledVertical p;
+        pf_ref_coupled_vertical_default(&p);
+        for (int i = 0; i < o.nset; ++i)
+            if (pf_ref_coupled_vertical_set(&p, o.set_key[i], o.set_val[i], msg, MSG)) {
+                fprintf(stderr, "pf-reference: %s\n", msg);
+                return 1;
+            }
+        if (!(T > 0)) T = pf_ref_coupled_vertical_duration(&p);
+        rc = pf_ref_coupled_vertical_run(&p, T, dt, &r);
+    } else if (!strcmp(o.scene, "shaking-table") && vertical) {
+        pfRefTableVertical p;
+        pf_ref_table_vertical_default(&p);
+        p.t.pade = !strcmp(o.friction, "pade");
+        for (int i = 0; i < o.nset; ++i)
+            if (pf_ref_table_vertical_set(&p, o.set_key[i], o.set_val[i], msg, MSG)) {
+                fprintf(stderr, "pf-reference: %s\n", msg);
+                return 1;
+            }
+        if (!(o.dt > 0)) dt = 5e-5;
+        if (!(T > 0)) T = pf_ref_table_duration(&p.t);
+        rc = pf_ref_table_vertical_run(&p, T, dt, &r);
+    } else if (!strcmp(o.scene, "sliding-blocks")) {
         pfRefSliding p;
         if (pf_ref_sliding_default(cn, &p)) {
             fprintf(stderr, "pf-reference: --case %s: unknown sliding-blocks case\n", cn);

@@ -113,9 +113,9 @@ static double sample_time(long k, double out_dt)
 
 static const char *const sl_cases[] = {"no-slip-circle", "zero-stop-circle", "multi-stop",
                                        "general-motion", "eccentric-push",   "free-slide"};
-static const char *const sl_cols[] = {"t",     "x",    "y",  "theta", "vx", "vy",   "w",
-                                      "speed", "spin", "Fx", "Fy",    "M",  "stick"};
-#define SL_NCOL 13
+static const char *const sl_cols[] = {"t",    "x",  "y",  "theta", "vx",    "vy", "w",     "speed",
+                                      "spin", "Fx", "Fy", "M",     "stick", "z",  "energy"};
+#define SL_NCOL 15
 
 int pf_ref_sliding_default(const char *case_name, pfRefSliding *p)
 {
@@ -290,7 +290,9 @@ static void sl_record(const Sl *s, pfRefResult *r, double t, const double *y)
                          fx,
                          fy,
                          m,
-                         (sp < SL_V_REST && spin < SL_V_REST) ? 1.0 : 0.0};
+                         (sp < SL_V_REST && spin < SL_V_REST) ? 1.0 : 0.0,
+                         0.0, /* z: the gap under the block, always in contact here */
+                         0.5 * s->p->mass * (y[3] * y[3] + y[4] * y[4]) + 0.5 * s->J * y[5] * y[5]};
     memcpy(row, v, sizeof v);
 }
 
@@ -667,8 +669,9 @@ int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRef
 /* shaking-table (P19, P20)                                                                    */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char *const tb_cols[] = {"t", "x", "y", "vx", "vy", "wx", "wy", "wz"};
-#define TB_NCOL 8
+static const char *const tb_cols[] = {"t", "x", "y", "vx", "vy", "wx", "wy", "wz", "energy"};
+#define TB_NCOL 9
+#define TB_DENSITY 7800.0 /* the scene's steel ball, for the energy column */
 
 int pf_ref_table_default(const char *case_name, pfRefTable *p)
 {
@@ -788,7 +791,12 @@ int pf_ref_table_run(const pfRefTable *p, double t_end, double out_dt, pfRefResu
             status = -1;
             break;
         }
-        double v[TB_NCOL] = {target, y[0], y[1], y[2], y[3], y[4], y[5], y[6]};
+        /* in-plane mechanical energy in the ground frame (the scene's definition) [J] */
+        double m = TB_DENSITY * 4.0 / 3.0 * M_PI * p->r * p->r * p->r;
+        double e = m * (0.5 * (y[2] * y[2] + y[3] * y[3]) +
+                        0.2 * p->r * p->r * (y[4] * y[4] + y[5] * y[5] + y[6] * y[6]) -
+                        p->g * sin(p->tilt) * y[0]);
+        double v[TB_NCOL] = {target, y[0], y[1], y[2], y[3], y[4], y[5], y[6], e};
         memcpy(res_row(out), v, sizeof v);
     }
     gsl_odeiv2_driver_free(d);

@@ -1,0 +1,911 @@
+/* Reference solutions of the varying-normal-load cases (see pf_ref_varying.h). */
+#include "pf_ref_varying.h"
+
+#include <patchfriction/pf_core.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_odeiv2.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* Tolerances as pf_ref_scenes.c. */
+#define ABS_TOL 1e-12
+#define REL_TOL 1e-11
+#define EVENT_TOL 1e-13
+/* A slip that starts from rest keeps its incipient direction below this speed [m/s], and a
+ * slip slower than REF_V_ZERO is a stop (pf_ref_scenes.c, same values and reasons). */
+#define V_FREEZE 1e-8
+#define V_ZERO 1e-9
+
+/* Scene definitions restated (demos/scenes/pf_scene_sliding.c, pf_scene_coupled.c). */
+#define SL_V_REST 2e-4
+#define SL_V_STOP 1e-3
+#define SL_MIN_STOP 0.01
+#define CP_Z_TOL 1e-4
+#define CP_MIN_STICK 0.02
+
+/* ------------------------------------------------------------------------------------------ */
+/* helpers                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+static int res_init(pfRefResult *r, const char *const *cols, int ncol, double t_end, double out_dt)
+{
+    memset(r, 0, sizeof *r);
+    r->cols = cols;
+    r->ncol = ncol;
+    long cap = (long)ceil(t_end / out_dt - 1e-9) + 2;
+    r->rows = calloc((size_t)(cap * ncol), sizeof *r->rows);
+    r->min_dt_evt = EVENT_TOL;
+    return r->rows ? 0 : -1;
+}
+
+static double *res_row(pfRefResult *r)
+{
+    return r->rows + r->n++ * r->ncol;
+}
+
+static void res_metric(pfRefResult *r, const char *name, double v)
+{
+    if (r->nmetric < PF_REF_MAX_METRICS) {
+        r->metric_name[r->nmetric] = name;
+        r->metric[r->nmetric++] = v;
+    }
+}
+
+static long n_samples(double t_end, double out_dt)
+{
+    return (long)ceil(t_end / out_dt - 1e-9);
+}
+
+static int parse_num(const char *key, const char *value, double *out, double lo, double hi,
+                     char *msg, int n)
+{
+    char *end = NULL;
+    double v = strtod(value, &end);
+    if (end == value || *end || !isfinite(v) || v < lo || v > hi) {
+        snprintf(msg, (size_t)n, "--set %s=%s: expected a number in [%g, %g]", key, value, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* shaking-table vertical                                                                      */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *const tv_cols[] = {"t", "x", "y", "vx", "vy", "wx", "wy", "wz", "energy"};
+#define TV_NCOL 9
+
+void pf_ref_table_vertical_default(pfRefTableVertical *p)
+{
+    memset(p, 0, sizeof *p);
+    pf_ref_table_default("excitation-1", &p->t);
+    p->wz = 800.0;
+    p->az = 9.2e-6; /* az wz^2 = 5.888 m/s^2 = 0.600 g */
+    p->density = 7800.0;
+}
+
+int pf_ref_table_vertical_set(pfRefTableVertical *p, const char *key, const char *value, char *msg,
+                              int n)
+{
+    if (!strcmp(key, "A_z")) return parse_num(key, value, &p->az, 0, 1, msg, n);
+    if (!strcmp(key, "omega_z")) return parse_num(key, value, &p->wz, 0, 1e6, msg, n);
+    return pf_ref_table_set(&p->t, key, value, msg, n);
+}
+
+/* Normal acceleration of the table (and of the ball on it), g_n(t) = N(t)/m:
+ *   the table's normal coordinate is z(t) = az sin(wz t), so z'' = -az wz^2 sin(wz t); the ball
+ *   keeps contact, so its normal acceleration is z'' too, and the normal balance
+ *   m z'' = N - m g cos(alpha) gives N/m = g cos(alpha) + z''(t).                              */
+static double tv_gn(const pfRefTableVertical *p, double t)
+{
+    return p->t.g * cos(p->t.tilt) - p->az * p->wz * p->wz * sin(p->wz * t);
+}
+
+/* P19/P20 per unit mass with g cos(alpha) -> g_n(t) and a -> a (g_n / g_n0)^(1/3). */
+static int tv_rhs(double t, const double y[], double f[], void *par)
+{
+    const pfRefTableVertical *pv = par;
+    const pfRefTable *p = &pv->t;
+    double ex = p->ax * cos(p->wa * t), ey = p->ay * cos(p->wb * t + p->phi);
+    double gn = tv_gn(pv, t), gn0 = p->g * cos(p->tilt);
+    double a = p->a * cbrt(gn / gn0);
+    pfTwist tw = {y[2] - p->r * y[5] + ex, y[3] + p->r * y[4] + ey, y[6]};
+    pfTwist roll = {y[2] + ex, y[3] + ey, 0.0};
+    pfWrench w = p->pade ? pf_hertz_disk_pade(a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r)
+                         : pf_hertz_disk_friction(a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r);
+    pfVec2 mr = pf_hertz_rolling_moment(a, gn, p->d, roll, p->eps_r);
+    double B = 0.4 * p->r * p->r;
+    f[0] = y[2];
+    f[1] = y[3];
+    f[2] = w.fx + p->g * sin(p->tilt);
+    f[3] = w.fy;
+    f[4] = (p->r * w.fy + mr.x) / B;
+    f[5] = (-p->r * w.fx + mr.y) / B;
+    f[6] = w.mz / B;
+    return GSL_SUCCESS;
+}
+
+/* In-plane mechanical energy of the ball in the ground frame: translation in the table's plane,
+ * rotation, and the down-slope potential; the normal motion z(t) is prescribed (the same in
+ * every run) and left out. [J] */
+static double tv_energy(const pfRefTableVertical *p, const double *y)
+{
+    double r = p->t.r, m = p->density * 4.0 / 3.0 * M_PI * r * r * r;
+    double w2 = y[4] * y[4] + y[5] * y[5] + y[6] * y[6];
+    return m *
+           (0.5 * (y[2] * y[2] + y[3] * y[3]) + 0.2 * r * r * w2 - p->t.g * sin(p->t.tilt) * y[0]);
+}
+
+int pf_ref_table_vertical_run(const pfRefTableVertical *p, double t_end, double out_dt,
+                              pfRefResult *out)
+{
+    if (!(p->az * p->wz * p->wz < p->t.g * cos(p->t.tilt))) return -1; /* lift-off */
+    if (res_init(out, tv_cols, TV_NCOL, t_end, out_dt)) return -1;
+    gsl_odeiv2_system sys = {tv_rhs, NULL, 7, (void *)p};
+    gsl_odeiv2_driver *d =
+        gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-6, 1e-11, 1e-10);
+    double y[7] = {0, 0, p->t.v0[0], p->t.v0[1], p->t.w0[0], p->t.w0[1], p->t.w0[2]};
+    double t = 0.0;
+    int status = 0;
+    for (long k = 0; k <= n_samples(t_end, out_dt); ++k) {
+        double target = (double)k * out_dt;
+        if (k > 0 && gsl_odeiv2_driver_apply(d, &t, target, y) != GSL_SUCCESS) {
+            status = -1;
+            break;
+        }
+        double v[TV_NCOL] = {target, y[0], y[1], y[2], y[3], y[4], y[5], y[6], tv_energy(p, y)};
+        memcpy(res_row(out), v, sizeof v);
+    }
+    gsl_odeiv2_driver_free(d);
+    if (status) return status;
+    const double *last = out->rows + (out->n - 1) * TV_NCOL;
+    res_metric(out, "final_x", last[1]);
+    res_metric(out, "final_y", last[2]);
+    res_metric(out, "final_wz", last[7]);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* independent rectangle wrench (P6, P7)                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/* Antiderivatives of P7 (d^2/dp dq of each is p/rho, q/rho, rho). */
+static double anti_g(double p, double q)
+{
+    if (p == 0.0) return 0.5 * q * fabs(q);
+    return 0.5 * (q * hypot(p, q) + p * p * asinh(q / fabs(p)));
+}
+
+static double anti_h(double p, double q)
+{
+    return anti_g(q, p);
+}
+
+static double anti_k(double p, double q)
+{
+    double s = 2.0 * p * q * hypot(p, q);
+    if (p != 0.0) s += p * p * p * asinh(q / fabs(p));
+    if (q != 0.0) s += q * q * q * asinh(p / fabs(q));
+    return s / 6.0;
+}
+
+static double corner(double (*f)(double, double), double p1, double p2, double q1, double q2)
+{
+    return f(p2, q2) - f(p1, q2) - f(p2, q1) + f(p1, q1);
+}
+
+#define GL_N 24
+
+void pf_ref_rect_wrench(double L, double W, double mu, double N, double vx, double vy, double w,
+                        double out[3])
+{
+    out[0] = out[1] = out[2] = 0.0;
+    if (vx == 0.0 && vy == 0.0 && w == 0.0) return;
+    double A = L * W, k = mu * N / A, half_diag = 0.5 * hypot(L, W);
+    if (w != 0.0 && hypot(vx, vy) < 20.0 * half_diag * fabs(w)) {
+        /* P6: CR coordinates p = x - x_cr, q = y - y_cr, r_cr = (-vy/w, vx/w) (P5) */
+        double xc = -vy / w, yc = vx / w, sg = w > 0 ? 1.0 : -1.0;
+        double p1 = -0.5 * L - xc, p2 = 0.5 * L - xc, q1 = -0.5 * W - yc, q2 = 0.5 * W - yc;
+        double fx = k * sg * corner(anti_h, p1, p2, q1, q2);
+        double fy = -k * sg * corner(anti_g, p1, p2, q1, q2);
+        double mcr = -k * sg * corner(anti_k, p1, p2, q1, q2);
+        out[0] = fx;
+        out[1] = fy;
+        out[2] = mcr + xc * fy - yc * fx; /* moment moved from the CR to the centre */
+        return;
+    }
+    /* CR far away (or at infinity): P3 by Gauss-Legendre, u/|u| analytic over the patch */
+    static double xi[GL_N], wi[GL_N];
+    static int ready;
+    if (!ready) {
+        gsl_integration_glfixed_table *tab = gsl_integration_glfixed_table_alloc(GL_N);
+        for (size_t i = 0; i < GL_N; ++i)
+            gsl_integration_glfixed_point(-1.0, 1.0, i, &xi[i], &wi[i], tab);
+        gsl_integration_glfixed_table_free(tab);
+        ready = 1;
+    }
+    double fx = 0, fy = 0, mz = 0;
+    for (int i = 0; i < GL_N; ++i)
+        for (int j = 0; j < GL_N; ++j) {
+            double x = 0.5 * L * xi[i], y = 0.5 * W * xi[j], wt = wi[i] * wi[j] * 0.25 * A;
+            double ux = vx - w * y, uy = vy + w * x, u = hypot(ux, uy);
+            if (u == 0.0) continue;
+            double dfx = -k * ux / u * wt, dfy = -k * uy / u * wt;
+            fx += dfx;
+            fy += dfy;
+            mz += x * dfy - y * dfx;
+        }
+    out[0] = fx;
+    out[1] = fy;
+    out[2] = mz;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* sliding-blocks slope-drop                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *const sd_cols[] = {"t",    "x",  "y",  "theta", "vx",    "vy", "w",     "speed",
+                                      "spin", "Fx", "Fy", "M",     "stick", "z",  "energy"};
+#define SD_NCOL 15
+
+void pf_ref_slope_drop_default(pfRefSlopeDrop *p)
+{
+    memset(p, 0, sizeof *p);
+    p->L = 0.03;
+    p->W = 0.01;
+    p->H = 0.01;
+    p->mass = 0.0234;
+    p->mu_s = p->mu_k = 0.4;
+    p->slope = 15.0 * M_PI / 180.0;
+    p->drop = 0.005;
+    p->vx0 = 0.2;
+    p->vy0 = 0.4;
+    p->w0 = 20.0;
+    p->g = 9.81;
+}
+
+int pf_ref_slope_drop_set(pfRefSlopeDrop *p, const char *key, const char *value, char *msg, int n)
+{
+    if (!strcmp(key, "yaw") || !strcmp(key, "criterion")) return 0;
+    if (!strcmp(key, "slope")) {
+        double deg;
+        if (parse_num(key, value, &deg, 0, 89, msg, n)) return -1;
+        p->slope = deg * M_PI / 180.0;
+        return 0;
+    }
+    struct {
+        const char *k;
+        double *d, lo, hi;
+    } t[] = {{"mass", &p->mass, 1e-9, 1e9}, {"mu_s", &p->mu_s, 0, 1e3},  {"mu_k", &p->mu_k, 0, 1e3},
+             {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
+             {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
+        if (!strcmp(key, t[i].k)) return parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
+    snprintf(msg, (size_t)n, "unknown --set key '%s' for sliding-blocks slope-drop", key);
+    return -1;
+}
+
+double pf_ref_slope_drop_duration(const pfRefSlopeDrop *p)
+{
+    (void)p;
+    return 0.6;
+}
+
+typedef struct Sd {
+    const pfRefSlopeDrop *p;
+    double J, rho_g, N;
+    double theta; /* impact: the yaw, fixed during the impulse */
+    int starting; /* slide from rest: friction along -inc until the speed exceeds V_FREEZE */
+    double inc[3];
+} Sd;
+
+/* Friction of the block at slope-frame twist (vx, vy, w) and yaw th, normal force N. */
+static void sd_friction(const Sd *s, double th, double vx, double vy, double w, double N,
+                        double f[3])
+{
+    double c = cos(th), sn = sin(th), wb[3];
+    pf_ref_rect_wrench(s->p->L, s->p->W, s->p->mu_k, N, c * vx + sn * vy, -sn * vx + c * vy, w, wb);
+    f[0] = c * wb[0] - sn * wb[1];
+    f[1] = sn * wb[0] + c * wb[1];
+    f[2] = wb[2];
+}
+
+/* Darboux-Keller: d(vx, vy, w)/dP = M^-1 (wrench of a unit normal force at the current twist),
+ * P the normal impulse. */
+static int sd_impact_rhs(double P, const double y[], double f[], void *par)
+{
+    (void)P;
+    const Sd *s = par;
+    double fr[3];
+    sd_friction(s, s->theta, y[0], y[1], y[2], 1.0, fr);
+    f[0] = fr[0] / s->p->mass;
+    f[1] = fr[1] / s->p->mass;
+    f[2] = fr[2] / s->J;
+    return GSL_SUCCESS;
+}
+
+/* Kardan's block on the slope, y = (x, y, theta, vx, vy, w): gravity m g sin(alpha) down-slope
+ * through the mass centre, N = m g cos(alpha) spread uniformly over the face. */
+static int sd_slide_rhs(double t, const double y[], double f[], void *par)
+{
+    (void)t;
+    const Sd *s = par;
+    double fr[3];
+    if (s->starting || (y[3] == 0.0 && y[4] == 0.0 && y[5] == 0.0))
+        sd_friction(s, y[2], s->inc[0], s->inc[1], s->inc[2], s->N, fr);
+    else
+        sd_friction(s, y[2], y[3], y[4], y[5], s->N, fr);
+    f[0] = y[3];
+    f[1] = y[4];
+    f[2] = y[5];
+    f[3] = (fr[0] + s->p->mass * s->p->g * sin(s->p->slope)) / s->p->mass;
+    f[4] = fr[1] / s->p->mass;
+    f[5] = fr[2] / s->J;
+    return GSL_SUCCESS;
+}
+
+static double sd_dot(const Sd *s, const double *a, const double *b)
+{
+    return a[0] * b[0] + a[1] * b[1] + s->rho_g * s->rho_g * a[2] * b[2];
+}
+
+/* Integrate the impact over P in [0, P_end]; a twist that vanishes on the way stays zero (the
+ * only impulsive load is the normal one, which static friction holds without a tangential
+ * impulse). */
+static int sd_impact(Sd *s, double P_end, double v[3])
+{
+    if (!(P_end > 0.0)) return 0;
+    gsl_odeiv2_system sys = {sd_impact_rhs, NULL, 3, s};
+    gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 3);
+    gsl_odeiv2_step *st2 = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 3);
+    gsl_odeiv2_control *ctl = gsl_odeiv2_control_y_new(ABS_TOL, REL_TOL);
+    gsl_odeiv2_evolve *ev = gsl_odeiv2_evolve_alloc(3);
+    double P = 0.0, h = 1e-3 * P_end, vp[3], vt[3], err[3];
+    int status = 0;
+    while (P < P_end) {
+        if (sqrt(sd_dot(s, v, v)) < V_ZERO) {
+            v[0] = v[1] = v[2] = 0.0;
+            break;
+        }
+        double Pp = P;
+        memcpy(vp, v, sizeof vp);
+        if (gsl_odeiv2_evolve_apply(ev, ctl, st, &sys, &P, P_end, &h, v) != GSL_SUCCESS) {
+            status = -1;
+            break;
+        }
+        if (sd_dot(s, v, vp) <= 0.0) { /* the twist vanished within the step: locate it */
+            double lo = 0.0, hi = P - Pp;
+            while (hi - lo > 1e-15 * P_end) {
+                double hm = 0.5 * (lo + hi);
+                memcpy(vt, vp, sizeof vt);
+                gsl_odeiv2_step_reset(st2);
+                gsl_odeiv2_step_apply(st2, Pp, hm, vt, err, NULL, NULL, &sys);
+                if (sd_dot(s, vt, vp) > 0.0)
+                    lo = hm;
+                else
+                    hi = hm;
+            }
+            v[0] = v[1] = v[2] = 0.0;
+            break;
+        }
+    }
+    gsl_odeiv2_evolve_free(ev);
+    gsl_odeiv2_control_free(ctl);
+    gsl_odeiv2_step_free(st);
+    gsl_odeiv2_step_free(st2);
+    return status;
+}
+
+typedef struct SdState {
+    double x, y, th, vx, vy, w, z, vn;
+    int stick;
+} SdState;
+
+static void sd_record(const Sd *s, pfRefResult *r, double t, const SdState *q)
+{
+    const pfRefSlopeDrop *p = s->p;
+    double sp = hypot(q->vx, q->vy), spin = fabs(q->w) * s->rho_g;
+    double m = p->mass, sa = sin(p->slope), ca = cos(p->slope);
+    double e = 0.5 * m * (q->vx * q->vx + q->vy * q->vy + q->vn * q->vn) +
+               0.5 * s->J * q->w * q->w - m * p->g * sa * q->x + m * p->g * ca * q->z;
+    int rest = sp < SL_V_REST && spin < SL_V_REST && q->z <= 0.0;
+    double v[SD_NCOL] = {t,
+                         q->x,
+                         q->y,
+                         q->th,
+                         q->vx,
+                         q->vy,
+                         q->w,
+                         sp,
+                         q->w,
+                         m * p->g * sa,
+                         0.,
+                         0.,
+                         rest ? 1.0 : 0.0,
+                         q->z,
+                         e};
+    memcpy(res_row(r), v, sizeof v);
+}
+
+/* Stick test after a stop (P13: the loads are a pure force through the mass centre). */
+static int sd_sticks(const Sd *s)
+{
+    return tan(s->p->slope) <= s->p->mu_s;
+}
+
+int pf_ref_slope_drop_run(const pfRefSlopeDrop *p, double t_end, double out_dt, pfRefResult *out)
+{
+    Sd s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
+    s.J = p->mass * (p->L * p->L + p->W * p->W) / 12.0;
+    s.rho_g = sqrt((p->L * p->L + p->W * p->W) / 12.0);
+    s.N = p->mass * p->g * cos(p->slope);
+    if (res_init(out, sd_cols, SD_NCOL, t_end, out_dt)) return -1;
+    const double gt = p->g * sin(p->slope), gn = p->g * cos(p->slope);
+    /* free fall to the incline: exact */
+    const double t_land = sqrt(2.0 * p->drop / gn);
+    long nk = n_samples(t_end, out_dt), k = 0;
+    SdState q;
+    for (; k <= nk && (double)k * out_dt < t_land; ++k) {
+        double t = (double)k * out_dt;
+        q = (SdState){
+            p->vx0 * t + 0.5 * gt * t * t, p->vy0 * t, p->w0 * t, p->vx0 + gt * t, p->vy0, p->w0,
+            p->drop - 0.5 * gn * t * t,    -gn * t,    0};
+        sd_record(&s, out, t, &q);
+    }
+    /* landing: perfectly inelastic, normal impulse P = m v_n integrated exactly */
+    double T = t_land;
+    double y[6] = {
+        p->vx0 * T + 0.5 * gt * T * T, p->vy0 * T, p->w0 * T, p->vx0 + gt * T, p->vy0, p->w0};
+    s.theta = y[2];
+    double v[3] = {y[3], y[4], y[5]};
+    if (sd_impact(&s, p->mass * gn * T, v)) return -1;
+    y[3] = v[0];
+    y[4] = v[1];
+    y[5] = v[2];
+    double t = T;
+    int stick = 0;
+    if (y[3] == 0.0 && y[4] == 0.0 && y[5] == 0.0) {
+        stick = sd_sticks(&s);
+        if (!stick) {
+            s.starting = 1;
+            s.inc[0] = 1.0;
+            s.inc[1] = s.inc[2] = 0.0;
+        }
+        out->switches++;
+    }
+    gsl_odeiv2_system sys = {sd_slide_rhs, NULL, 6, &s};
+    gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 6);
+    gsl_odeiv2_step *st2 = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 6);
+    gsl_odeiv2_control *ctl = gsl_odeiv2_control_y_new(ABS_TOL, REL_TOL);
+    gsl_odeiv2_evolve *ev = gsl_odeiv2_evolve_alloc(6);
+    double h = 1e-6, yp[6], yt[6], yerr[6];
+    int status = 0;
+    while (k <= nk && status == 0) {
+        double target = (double)k * out_dt;
+        if (stick) {
+            t = target;
+        } else {
+            double tp = t;
+            memcpy(yp, y, sizeof y);
+            if (gsl_odeiv2_evolve_apply(ev, ctl, st, &sys, &t, target, &h, y) != GSL_SUCCESS) {
+                status = -1;
+                break;
+            }
+            double n0 = sd_dot(&s, yp + 3, yp + 3);
+            if (s.starting && sd_dot(&s, y + 3, y + 3) > V_FREEZE * V_FREEZE) {
+                s.starting = 0;
+                gsl_odeiv2_evolve_reset(ev);
+            } else if (!s.starting && sd_dot(&s, y + 3, y + 3) < V_ZERO * V_ZERO) {
+                y[3] = y[4] = y[5] = 0.0;
+                stick = sd_sticks(&s);
+                out->switches++;
+            } else if (!s.starting && n0 > 0.0 && sd_dot(&s, y + 3, yp + 3) <= 0.0) {
+                double lo = 0.0, hi = t - tp;
+                while (hi - lo > EVENT_TOL) {
+                    double hm = 0.5 * (lo + hi);
+                    memcpy(yt, yp, sizeof y);
+                    gsl_odeiv2_step_reset(st2);
+                    gsl_odeiv2_step_apply(st2, tp, hm, yt, yerr, NULL, NULL, &sys);
+                    if (sd_dot(&s, yt + 3, yp + 3) > 0.0)
+                        lo = hm;
+                    else
+                        hi = hm;
+                }
+                memcpy(yt, yp, sizeof y);
+                gsl_odeiv2_step_reset(st2);
+                gsl_odeiv2_step_apply(st2, tp, hi, yt, yerr, NULL, NULL, &sys);
+                if (sd_dot(&s, yt + 3, yt + 3) < 1e-12 * n0 + 1e-20) { /* a stop, not a turn */
+                    memcpy(y, yt, sizeof y);
+                    y[3] = y[4] = y[5] = 0.0;
+                    t = tp + hi;
+                    out->switches++;
+                    stick = sd_sticks(&s);
+                    if (!stick) {
+                        s.starting = 1;
+                        s.inc[0] = 1.0;
+                        s.inc[1] = s.inc[2] = 0.0;
+                    }
+                    gsl_odeiv2_evolve_reset(ev);
+                    h = 1e-6;
+                }
+            }
+        }
+        if (t >= target - 1e-13) {
+            q = (SdState){y[0], y[1], y[2], y[3], y[4], y[5], 0.0, 0.0, stick};
+            sd_record(&s, out, target, &q);
+            k++;
+        }
+    }
+    gsl_odeiv2_evolve_free(ev);
+    gsl_odeiv2_control_free(ctl);
+    gsl_odeiv2_step_free(st);
+    gsl_odeiv2_step_free(st2);
+    if (status) return status;
+
+    /* metrics with the scene's definitions (free-slide's stop times, the rest phases) */
+    double maxd = 0, maxv = 0, stick_time = 0, rest_start = 0, stop_tr = NAN, stop_rot = NAN;
+    int resting = 0, stops = 0;
+    for (long i = 1; i < out->n; ++i) {
+        const double *r = out->rows + i * SD_NCOL, *qq = r - SD_NCOL;
+        double tt = r[0], sp = r[7], spin = fabs(r[6]) * s.rho_g;
+        maxd = fmax(maxd, hypot(r[1], r[2]));
+        maxv = fmax(maxv, sp);
+        int rest = r[12] > 0.5;
+        if (rest && !resting) rest_start = tt;
+        if (!rest && resting && tt - out_dt - rest_start >= SL_MIN_STOP && rest_start > 0.0)
+            stops++;
+        if (rest) stick_time += out_dt;
+        resting = rest;
+        if (tt - out_dt <= t_land) continue; /* stop times: both samples after the landing */
+        double psp = qq[7], pspin = fabs(qq[6]) * s.rho_g;
+        if (isnan(stop_tr) && sp < SL_V_STOP)
+            stop_tr = psp > SL_V_STOP ? tt - out_dt * (SL_V_STOP - sp) / (psp - sp) : tt;
+        if (isnan(stop_rot) && spin < SL_V_STOP)
+            stop_rot = pspin > SL_V_STOP ? tt - out_dt * (SL_V_STOP - spin) / (pspin - spin) : tt;
+    }
+    if (resting && rest_start > 0.0 &&
+        out->rows[(out->n - 1) * SD_NCOL] - rest_start >= SL_MIN_STOP)
+        stops++;
+    const double *last = out->rows + (out->n - 1) * SD_NCOL;
+    res_metric(out, "final_x", last[1]);
+    res_metric(out, "final_y", last[2]);
+    res_metric(out, "final_theta", last[3]);
+    res_metric(out, "max_displacement", maxd);
+    res_metric(out, "max_speed", maxv);
+    res_metric(out, "stick_time", stick_time);
+    res_metric(out, "stops", stops);
+    res_metric(out, "landing_time", t_land);
+    res_metric(out, "stop_time_translation", stop_tr);
+    res_metric(out, "stop_time_rotation", stop_rot);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* coupled-masses vertical (P21 with b(t))                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+static const char *const cv_cols[] = {"t",     "x1",       "v1",     "x2",   "v2",
+                                      "z_dot", "friction", "energy", "stick"};
+#define CV_NCOL 9
+
+void pf_ref_coupled_vertical_default(pfRefCoupledVertical *p)
+{
+    memset(p, 0, sizeof *p);
+    pf_ref_coupled_default("stick", &p->c);
+    p->g = 9.81;
+    p->wz = 60.0;
+    p->az = 0.6 * p->g / (p->wz * p->wz);
+}
+
+int pf_ref_coupled_vertical_set(pfRefCoupledVertical *p, const char *key, const char *value,
+                                char *msg, int n)
+{
+    if (!strcmp(key, "A_z")) return parse_num(key, value, &p->az, 0, 1, msg, n);
+    if (!strcmp(key, "omega_z")) return parse_num(key, value, &p->wz, 0, 1e5, msg, n);
+    return pf_ref_coupled_set(&p->c, key, value, msg, n);
+}
+
+double pf_ref_coupled_vertical_duration(const pfRefCoupledVertical *p)
+{
+    (void)p;
+    return 5.0;
+}
+
+typedef struct Cv {
+    const pfRefCoupledVertical *p;
+    int stick;
+    double s;
+} Cv;
+
+/* b(t) = mu m2 (g + z''(t)) with mu = b0 / (m2 g): the normal force between the masses is
+ * m2 (g + z'') since body 2 follows the base's vertical motion. */
+static double cv_b(const pfRefCoupledVertical *p, double t)
+{
+    return p->c.b * (1.0 - p->az * p->wz * p->wz * sin(p->wz * t) / p->g);
+}
+
+static double cv_stick_acc(const pfRefCoupled *p, const double *y)
+{
+    return (-p->a1 * y[1] - p->a2 * y[0]) / (p->m1 + p->m2);
+}
+
+static int cv_rhs(double t, const double y[], double f[], void *par)
+{
+    const Cv *c = par;
+    const pfRefCoupled *p = &c->p->c;
+    f[0] = y[1];
+    f[2] = y[3];
+    if (c->stick) {
+        f[1] = f[3] = cv_stick_acc(p, y);
+    } else {
+        double b = cv_b(c->p, t);
+        f[1] = (-p->a1 * y[1] - p->a2 * y[0] - b * c->s) / p->m1;
+        f[3] = b * c->s / p->m2;
+    }
+    return GSL_SUCCESS;
+}
+
+static double cv_event(const Cv *c, double t, const double *y)
+{
+    if (c->stick) return cv_b(c->p, t) - fabs(c->p->c.m2 * cv_stick_acc(&c->p->c, y));
+    return c->s * (y[1] - y[3]);
+}
+
+static void cv_switch(Cv *c, double t, double *y)
+{
+    double a = cv_stick_acc(&c->p->c, y);
+    y[3] = y[1];
+    if (fabs(c->p->c.m2 * a) <= cv_b(c->p, t)) {
+        c->stick = 1;
+    } else {
+        c->stick = 0;
+        c->s = a > 0 ? 1.0 : -1.0;
+    }
+}
+
+static void cv_record(const Cv *c, pfRefResult *r, double t, const double *y)
+{
+    const pfRefCoupled *p = &c->p->c;
+    double fr = c->stick ? p->m2 * cv_stick_acc(p, y) : cv_b(c->p, t) * c->s;
+    double e = 0.5 * p->a2 * y[0] * y[0] + 0.5 * p->m1 * y[1] * y[1] + 0.5 * p->m2 * y[3] * y[3];
+    double v[CV_NCOL] = {t, y[0], y[1], y[2], y[3], y[1] - y[3], fr, e, (double)c->stick};
+    memcpy(res_row(r), v, sizeof v);
+}
+
+int pf_ref_coupled_vertical_run(const pfRefCoupledVertical *p, double t_end, double out_dt,
+                                pfRefResult *out)
+{
+    if (!(p->az * p->wz * p->wz < p->g)) return -1; /* body 2 would lift off */
+    if (res_init(out, cv_cols, CV_NCOL, t_end, out_dt)) return -1;
+    Cv c = {p, 0, 1.0};
+    double y[4] = {p->c.x1, p->c.v1, 0.0, 0.0}, yp[4], yt[4], yerr[4];
+    if (y[1] == y[3])
+        cv_switch(&c, 0.0, y);
+    else
+        c.s = y[1] > y[3] ? 1.0 : -1.0;
+    gsl_odeiv2_system sys = {cv_rhs, NULL, 4, &c};
+    gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 4);
+    gsl_odeiv2_step *st2 = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 4);
+    gsl_odeiv2_control *ctl = gsl_odeiv2_control_y_new(ABS_TOL, REL_TOL);
+    gsl_odeiv2_evolve *ev = gsl_odeiv2_evolve_alloc(4);
+    double t = 0.0, h = 1e-5;
+    cv_record(&c, out, 0.0, y);
+    long k = 1;
+    int status = 0;
+    while (k <= n_samples(t_end, out_dt)) {
+        double target = (double)k * out_dt, tp = t;
+        memcpy(yp, y, sizeof y);
+        double g0 = cv_event(&c, tp, yp);
+        if (gsl_odeiv2_evolve_apply(ev, ctl, st, &sys, &t, target, &h, y) != GSL_SUCCESS) {
+            status = -1;
+            break;
+        }
+        if (g0 > 0.0 && cv_event(&c, t, y) <= 0.0) {
+            double lo = 0.0, hi = t - tp;
+            while (hi - lo > EVENT_TOL) {
+                double hm = 0.5 * (lo + hi);
+                memcpy(yt, yp, sizeof y);
+                gsl_odeiv2_step_reset(st2);
+                gsl_odeiv2_step_apply(st2, tp, hm, yt, yerr, NULL, NULL, &sys);
+                if (cv_event(&c, tp + hm, yt) > 0.0)
+                    lo = hm;
+                else
+                    hi = hm;
+            }
+            memcpy(y, yp, sizeof y);
+            gsl_odeiv2_step_reset(st2);
+            gsl_odeiv2_step_apply(st2, tp, hi, y, yerr, NULL, NULL, &sys);
+            t = tp + hi;
+            if (c.stick) { /* breakaway: slip in the direction body 2 lags */
+                double a = cv_stick_acc(&p->c, y);
+                c.stick = 0;
+                c.s = a > 0 ? 1.0 : -1.0;
+            } else {
+                cv_switch(&c, t, y);
+            }
+            out->switches++;
+            gsl_odeiv2_evolve_reset(ev);
+            h = 1e-6;
+        }
+        if (t >= target - 1e-13) {
+            cv_record(&c, out, target, y);
+            k++;
+        }
+    }
+    gsl_odeiv2_evolve_free(ev);
+    gsl_odeiv2_control_free(ctl);
+    gsl_odeiv2_step_free(st);
+    gsl_odeiv2_step_free(st2);
+    if (status) return status;
+    double first = NAN, run_start = NAN, emin = HUGE_VAL, rise = 0.0, stick_time = 0.0;
+    for (long i = 0; i < out->n; ++i) {
+        const double *r = out->rows + i * CV_NCOL;
+        int st_ = fabs(r[5]) < CP_Z_TOL;
+        if (st_ && isnan(run_start)) run_start = r[0];
+        if (!st_) run_start = NAN;
+        if (isnan(first) && !isnan(run_start) && r[0] - run_start >= CP_MIN_STICK)
+            first = run_start;
+        if (i > 0 && st_) stick_time += out_dt;
+        emin = fmin(emin, r[7]);
+        rise = fmax(rise, r[7] - emin);
+    }
+    res_metric(out, "first_stick_time", first);
+    res_metric(out, "max_energy_increase", rise);
+    res_metric(out, "final_energy", out->rows[(out->n - 1) * CV_NCOL + 7]);
+    res_metric(out, "stick_time", stick_time);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* comparison metrics                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+
+/* pf-report's position names (tools/pf_report.c, is_position_name), restated. */
+static int is_position(const char *n)
+{
+    static const char *const pos[] = {"x",  "y",  "z",     "theta", "angle", "phi",   "psi", "yaw",
+                                      "X",  "Y",  "x1",    "x2",    "y1",    "y2",    "z1",  "z2",
+                                      "px", "py", "pos_x", "pos_y", "rel",   "x_rel", "s"};
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; ++i)
+        if (!strcmp(n, pos[i])) return 1;
+    return 0;
+}
+
+static int traj_col(const pfRefTrajectory *r, const char *name)
+{
+    for (int i = 0; i < r->ncol; ++i)
+        if (!strcmp(r->cols[i], name)) return i;
+    return -1;
+}
+
+/* Column c of run at time t, linear interpolation with a moving cursor; 0 if t is outside. */
+static int interp(const pfRefTrajectory *r, int c, double t, long *cur, double *out)
+{
+    const double *d = r->rows;
+    int nc = r->ncol;
+    if (r->n < 2 || t < d[0] - 1e-12 || t > d[(r->n - 1) * nc] + 1e-12) return 0;
+    long i = *cur;
+    while (i + 2 < r->n && d[(i + 1) * nc] < t)
+        ++i;
+    while (i > 0 && d[i * nc] > t)
+        --i;
+    *cur = i;
+    double t0 = d[i * nc], t1 = d[(i + 1) * nc];
+    double a = t1 > t0 ? (t - t0) / (t1 - t0) : 0.0;
+    a = fmin(1.0, fmax(0.0, a));
+    *out = (1.0 - a) * d[i * nc + c] + a * d[(i + 1) * nc + c];
+    return 1;
+}
+
+/* Debounced transitions of the stick column: times and directions (+1 slip -> stick). A state
+ * counts once it lasts min_phase (or to the end); the first such state is the initial one (a
+ * one-sample state at t = 0, e.g. a threshold on a relative velocity that starts at zero, is
+ * not a transition). */
+static int transitions(const pfRefTrajectory *r, int c, double min_phase, double *t, int *dir,
+                       int max)
+{
+    int n = 0, state = -1;
+    for (long i = 0; i < r->n; ++i) {
+        int v = r->rows[i * r->ncol + c] > 0.5;
+        if (v == state) continue;
+        double ti = r->rows[i * r->ncol];
+        long j = i;
+        while (j < r->n && (r->rows[j * r->ncol + c] > 0.5) == v &&
+               r->rows[j * r->ncol] - ti < min_phase)
+            ++j;
+        if (j < r->n && (r->rows[j * r->ncol + c] > 0.5) != v) continue; /* a glitch */
+        if (state >= 0 && n < max) {
+            t[n] = ti;
+            dir[n] = v ? 1 : -1;
+            n++;
+        }
+        state = v;
+    }
+    return n;
+}
+
+/* Largest distance from a transition of set a to the nearest one of the same direction in b. */
+static double directed(const double *ta, const int *da, int na, const double *tb, const int *db,
+                       int nb)
+{
+    double worst = 0.0;
+    for (int i = 0; i < na; ++i) {
+        double best = INFINITY;
+        for (int j = 0; j < nb; ++j)
+            if (db[j] == da[i]) best = fmin(best, fabs(ta[i] - tb[j]));
+        worst = fmax(worst, best);
+    }
+    return worst;
+}
+
+#define MAX_TRANS 4096
+
+pfRefCompare pf_ref_compare(const pfRefTrajectory *run, const pfRefResult *ref, double min_phase)
+{
+    pfRefCompare c = {NAN, -1, NAN, 0, 0, NAN, NAN};
+    pfRefTrajectory rt = {ref->ncol, ref->cols, ref->n, ref->rows};
+    /* positions */
+    for (int k = 1; k < ref->ncol; ++k) {
+        if (!is_position(ref->cols[k])) continue;
+        int mc = traj_col(run, ref->cols[k]);
+        if (mc < 0) continue;
+        double lo = INFINITY, hi = -INFINITY, s = 0.0;
+        long cnt = 0, cur = 0;
+        for (long i = 0; i < ref->n; ++i) {
+            double q = ref->rows[i * ref->ncol + k], v;
+            lo = fmin(lo, q);
+            hi = fmax(hi, q);
+            if (!interp(run, mc, ref->rows[i * ref->ncol], &cur, &v)) continue;
+            s += (v - q) * (v - q);
+            cnt++;
+        }
+        if (hi - lo < 1e-6 || !cnt) continue;
+        double e = sqrt(s / (double)cnt) / (hi - lo);
+        if (isnan(c.rms) || e > c.rms) {
+            c.rms = e;
+            c.rms_col = k;
+        }
+    }
+    /* stick/slip timing */
+    int sr = traj_col(&rt, "stick"), sm = traj_col(run, "stick");
+    if (sr >= 0 && sm >= 0) {
+        static double ta[MAX_TRANS], tb[MAX_TRANS];
+        static int da[MAX_TRANS], db[MAX_TRANS];
+        c.trans_ref = transitions(&rt, sr, min_phase, ta, da, MAX_TRANS);
+        c.trans = transitions(run, sm, min_phase, tb, db, MAX_TRANS);
+        if (c.trans_ref || c.trans)
+            c.timing = fmax(directed(ta, da, c.trans_ref, tb, db, c.trans),
+                            directed(tb, db, c.trans, ta, da, c.trans_ref));
+    }
+    /* energy */
+    int er = traj_col(&rt, "energy"), em = traj_col(run, "energy");
+    if (er >= 0 && em >= 0) {
+        double lo = INFINITY, hi = -INFINITY, s = 0.0, last = NAN;
+        long cnt = 0, cur = 0;
+        for (long i = 0; i < ref->n; ++i) {
+            double e = ref->rows[i * ref->ncol + er], v;
+            lo = fmin(lo, e);
+            hi = fmax(hi, e);
+            if (!interp(run, em, ref->rows[i * ref->ncol], &cur, &v)) continue;
+            s += (v - e) * (v - e);
+            last = v - e;
+            cnt++;
+        }
+        if (cnt && hi > lo) {
+            c.energy_drift = sqrt(s / (double)cnt) / (hi - lo);
+            c.energy_final = last / (hi - lo);
+        }
+    }
+    return c;
+}
