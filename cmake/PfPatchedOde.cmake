@@ -205,7 +205,8 @@ else()
   message(STATUS "Patched ODE: [3/5] autoreconf -fi (as dh_autoreconf)")
   _pfo_run(3-autoreconf ${PF_AUTORECONF} -f -i)
 
-  message(STATUS "Patched ODE: [4/5] configure ${_pfo_configure_args}")
+  list(JOIN _pfo_configure_args " " args)
+  message(STATUS "Patched ODE: [4/5] configure ${args}")
   _pfo_run(4-configure ${CMAKE_COMMAND} -E env ${_pfo_flags} ./configure ${_pfo_configure_args})
 
   message(STATUS "Patched ODE: [5/5] make -j${PF_ODE_BUILD_JOBS} && make install")
