@@ -462,19 +462,6 @@ int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, cons
         if ((s = pf_check_finite(err, field, A[i])) != PF_OK) return s;
         amax = fmax(amax, fabs(A[i]));
     }
-    /* the same symmetry tolerance as pf_stick_general */
-    for (int i = 0; i < 3; ++i)
-        for (int j = i + 1; j < 3; ++j)
-            if (fabs(A[3 * i + j] - A[3 * j + i]) > 1e-9 * amax)
-                return pf_error_set(err, PF_ERR_SINGULAR, "A",
-                                    "Delassus block is not symmetric: A[%d][%d] = %g, "
-                                    "A[%d][%d] = %g",
-                                    i, j, A[3 * i + j], j, i, A[3 * j + i]);
-    double lch[3][3], pivot;
-    int bad = pf_spd3_cholesky(A, lch, &pivot);
-    if (bad >= 0)
-        return pf_error_set(err, PF_ERR_SINGULAR, "A",
-                            "Delassus block is not positive definite (pivot %d = %g)", bad, pivot);
     const double lam[3] = {free_wrench.fx, free_wrench.fy, free_wrench.mz};
     if ((s = check_vec3(err, "free_wrench", wcomp, lam)) != PF_OK) return s;
     const double rv[3] = {rolling.vx, rolling.vy, rolling.w};
@@ -491,6 +478,43 @@ int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, cons
     pfProjectResult r;
     memset(&r, 0, sizeof r);
 
+    /* S A S / max|A|, the block in the twist metric (all entries velocity per force). The
+     * symmetry and definiteness checks are made here rather than on A itself: A mixes
+     * (m/s)/N with (rad/s)/(N m), so a relative pivot test on A would reject a valid block
+     * whose spin entries are ~1/rho_g^2 larger than its force entries (a patch of 0.1 mm has
+     * 1e8), while in the twist metric the test is unit-free. Same tolerances as
+     * pf_stick_general: symmetric to 1e-9 of the largest entry, pivots > 1e-14 of it. */
+    if (!(amax > 0.0)) return pf_error_set(err, PF_ERR_SINGULAR, "A", "Delassus block is zero");
+    const double sv[3] = {1.0, 1.0, ps.rho};
+    double sas[3][3], smax = 0.0;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            sas[i][j] = ((A[3 * i + j] / amax) * sv[i]) * sv[j];
+            smax = fmax(smax, fabs(sas[i][j]));
+        }
+    if (!isfinite(smax) || !(smax > 0.0))
+        return pf_error_set(err, PF_ERR_RANGE, "A",
+                            "Delassus block times rho_g^2 = %g is not representable",
+                            ps.rho * ps.rho);
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+            if (fabs(sas[i][j] - sas[j][i]) > 1e-9 * smax)
+                return pf_error_set(err, PF_ERR_SINGULAR, "A",
+                                    "Delassus block is not symmetric: A[%d][%d] = %g, "
+                                    "A[%d][%d] = %g",
+                                    i, j, A[3 * i + j], j, i, A[3 * j + i]);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            double v = 0.5 * (sas[i][j] + sas[j][i]) / smax;
+            ps.M[3 * i + j] = v;
+        }
+    double pivot;
+    int bad = pf_spd3_cholesky(ps.M, ps.lm, &pivot);
+    if (bad >= 0)
+        return pf_error_set(err, PF_ERR_SINGULAR, "A",
+                            "Delassus block is not positive definite (pivot %d = %g of the "
+                            "block in the twist metric)",
+                            bad, pivot);
     /* Scales (see the top of the file). F >= every |T lambda*| component and mu N. */
     double tl[3] = {lam[0], lam[1], lam[2] / ps.rho};
     double F = fmax(mun, fmax(fmax(fabs(tl[0]), fabs(tl[1])), fabs(tl[2])));
@@ -502,23 +526,12 @@ int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, cons
         *out = r;
         return PF_OK;
     }
-    const double sv[3] = {1.0, 1.0, ps.rho};
-    double sas[3][3], smax = 0.0;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) {
-            /* symmetrised, as the Cholesky factor above */
-            sas[i][j] = (0.5 * (A[3 * i + j] / amax + A[3 * j + i] / amax) * sv[i]) * sv[j];
-            smax = fmax(smax, fabs(sas[i][j]));
-        }
     double V = F * (amax * smax);
-    if (!isfinite(smax) || !isfinite(V) || !isfinite(8.0 * V))
+    if (!isfinite(V) || !isfinite(8.0 * V))
         return pf_error_set(err, PF_ERR_RANGE, "A",
                             "velocity scale |A| |free_wrench| = %g x %g overflows", amax, F);
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < 3; ++i)
         ps.fs[i] = tl[i] / F;
-        for (int j = 0; j < 3; ++j)
-            ps.M[3 * i + j] = sas[i][j] / smax;
-    }
     ps.c = mun / F;
     ps.kdef = *def;
     ps.rolling = rolling;
@@ -560,11 +573,6 @@ int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, cons
     int gradient = kinetic_is_static && !regularised;
     ps.gradient = gradient;
     ps.homogeneous = !regularised;
-    if (gradient) {
-        double piv;
-        if (pf_spd3_cholesky(ps.M, ps.lm, &piv) >= 0) /* M = A scaled: cannot fail */
-            ps.gradient = 0;
-    }
     pfTwist incipient;
     if (!regularised && !kinetic_is_static) {
         int sticks = 0;
