@@ -6,7 +6,9 @@
  * the motion's amplitude; breakaway forces; synchronisation and stop times), the CSVs and the
  * gnuplot PNGs: trajectories, phase portraits, stick/slip timelines, the eccentric push under the
  * CA and limit-surface stick criteria, the friction-rig loops and cycles, the wire pendulum's
- * decay envelope and (through pf-limit-surfaces) the limit surfaces of the patch models.
+ * decay envelope and (through pf-limit-surfaces) the limit surfaces of the patch models. The
+ * varying-normal-load cases are also run with `--set coupling=adapter` and (when pf-demo accepts
+ * it: the patched ODE) `coupling=solver`, in their own section (also under --quick).
  *
  * Everything goes through the pf-demo command-line contract (architecture.md), as subprocesses,
  * so the report covers whatever scenes pf-demo lists. A failed run stops the report: the message
@@ -1213,6 +1215,225 @@ static void metric_cell(FILE *md, const CaseRun *cr, int (*pick)(const char *))
     if (!any) fprintf(md, "—");
 }
 
+/* ---------------------------------- varying normal load ---------------------------------- */
+
+/* The cases whose normal force varies during the run, compared under the two couplings of the
+ * adapter (pfOdeConfig.coupling) in their own section. */
+static const struct {
+    const char *scene, *cas, *what;
+} VARYING[] = {
+    {"shaking-table", "vertical",
+     "excitation-1 on a table also shaking along its normal, z = A_z sin(omega_z t), A_z = 9.2 "
+     "um, omega_z = 800 rad/s (A_z omega_z^2 = 0.6 g): N = m (g cos 20 deg + z'') swings "
+     "0.36..1.64 N_0 and the Hertz radius follows it, a = 3 mm (N/N_0)^(1/3); dt = 50 us, 1 s"},
+    {"sliding-blocks", "slope-drop",
+     "Kardan's block (30 x 10 mm, 23.4 g, mu 0.4) released flat 5 mm above a 15 deg incline "
+     "with (0.2, 0.4) m/s and 20 rad/s: lands at 32.5 ms (perfectly inelastic), slides, spins "
+     "and stops; dt = 1 ms, 0.6 s"},
+    {"coupled-masses", "vertical",
+     "the stick case (b = 0.5 N static, x1(0) = 6 mm) on a rig shaking vertically, z = A_z "
+     "sin(omega_z t), A_z = 1.635 mm, omega_z = 60 rad/s: b(t) = mu m2 (g + z'') swings "
+     "0.2..0.8 N; dt = 1 ms, 5 s"},
+};
+#define NVARYING (sizeof VARYING / sizeof VARYING[0])
+#define VL_MIN_PHASE 5e-3 /* [s] debounce of the stick column (PF_REF_MIN_PHASE of the tests) */
+static const char *const VL_TAG[4] = {"stock", "adapter", "solver", "reference"};
+static const char *const VL_COLOR[4] = {"#d62728", "#1f5fbf", "#ff7f0e", "#000000"};
+
+/* Debounced stick/slip transitions of column c: a state counts once it lasts VL_MIN_PHASE (or to
+ * the end); the first such state is the initial one. Returns the count; times in t, direction in
+ * dir (+1: slip -> stick). Same definition as pf_ref_compare (tests/support/pf_ref_varying.c). */
+static int vl_transitions(const Table *tb, int c, double *t, int *dir, int max)
+{
+    int n = 0, state = -1;
+    for (long i = 0; i < tb->nrow; ++i) {
+        int v = tv(tb, i, c) > 0.5;
+        if (v == state) continue;
+        double ti = tv(tb, i, 0);
+        long j = i;
+        while (j < tb->nrow && (tv(tb, j, c) > 0.5) == v && tv(tb, j, 0) - ti < VL_MIN_PHASE)
+            ++j;
+        if (j < tb->nrow && (tv(tb, j, c) > 0.5) != v) continue; /* a glitch */
+        if (state >= 0 && n < max) {
+            t[n] = ti;
+            dir[n] = v ? 1 : -1;
+            n++;
+        }
+        state = v;
+    }
+    return n;
+}
+
+static double vl_directed(const double *ta, const int *da, int na, const double *tb, const int *db,
+                          int nb)
+{
+    double worst = 0.0;
+    for (int i = 0; i < na; ++i) {
+        double best = INFINITY;
+        for (int j = 0; j < nb; ++j)
+            if (db[j] == da[i]) best = fmin(best, fabs(ta[i] - tb[j]));
+        worst = fmax(worst, best);
+    }
+    return worst;
+}
+
+typedef struct {
+    double timing; /* worst transition timing error [s]; NAN none, INFINITY unmatched */
+    int trans, trans_ref;
+    double drift, fin; /* energy: RMS(E - E_ref) / range(E_ref), final difference / range */
+} VlMetrics;
+
+#define VL_MAX_TRANS 4096
+
+static VlMetrics vl_metrics(const Table *run, const Table *ref)
+{
+    VlMetrics m = {NAN, 0, 0, NAN, NAN};
+    int sr = table_col(ref, "stick"), sm = table_col(run, "stick");
+    if (sr > 0 && sm > 0) {
+        static double ta[VL_MAX_TRANS], tb[VL_MAX_TRANS];
+        static int da[VL_MAX_TRANS], db[VL_MAX_TRANS];
+        m.trans_ref = vl_transitions(ref, sr, ta, da, VL_MAX_TRANS);
+        m.trans = vl_transitions(run, sm, tb, db, VL_MAX_TRANS);
+        if (m.trans || m.trans_ref)
+            m.timing = fmax(vl_directed(ta, da, m.trans_ref, tb, db, m.trans),
+                            vl_directed(tb, db, m.trans, ta, da, m.trans_ref));
+    }
+    int er = table_col(ref, "energy"), em = table_col(run, "energy");
+    if (er > 0 && em > 0) {
+        double lo = INFINITY, hi = -INFINITY, s = 0.0, last = NAN;
+        long cnt = 0, cur = 0;
+        for (long r = 0; r < ref->nrow; ++r) {
+            double e = tv(ref, r, er);
+            lo = fmin(lo, e);
+            hi = fmax(hi, e);
+            int ok;
+            double v = interp(run, em, tv(ref, r, 0), &cur, &ok);
+            if (!ok || !isfinite(v)) continue;
+            s += (v - e) * (v - e);
+            last = v - e;
+            cnt++;
+        }
+        if (cnt && hi > lo) {
+            m.drift = sqrt(s / (double)cnt) / (hi - lo);
+            m.fin = last / (hi - lo);
+        }
+    }
+    return m;
+}
+
+/* One table cell: RMS error, worst timing error, energy drift. */
+static void vl_cell(FILE *md, const CaseRun *cr, int m, const VlMetrics *vm)
+{
+    char b[96];
+    fprintf(md, "RMS %s", fmt_err(b, sizeof b, cr, m));
+    if (isnan(vm->timing))
+        fprintf(md, "<br>stick/slip: none");
+    else if (isinf(vm->timing))
+        fprintf(md, "<br>stick/slip: **unmatched** (%d vs %d transitions)", vm->trans,
+                vm->trans_ref);
+    else
+        fprintf(md, "<br>stick/slip: worst %.1f ms (%d vs %d)", 1e3 * vm->timing, vm->trans,
+                vm->trans_ref);
+    if (isfinite(vm->drift))
+        fprintf(md, "<br>energy drift %.3g %% (final %+.3g %%)", 100 * vm->drift, 100 * vm->fin);
+    else
+        fprintf(md, "<br>energy: —");
+}
+
+/* Plot of one varying-load case: its position coordinates, the difference from the reference of
+ * the worst one, the energy and the stick/slip timeline, for stock, adapter, solver, reference. */
+static void vl_plot(const Ctx *cx, const CaseRun *cr, char *const csv[4], const char *stem)
+{
+    const Table *ref = &cr->tab[REF];
+    /* difference of the worst coordinate from the reference, on the reference's times */
+    int wc = -1;
+    for (int m = 0; m < 3; ++m)
+        if (cr->have[m] && cr->err_coord[m] >= 0) wc = cr->err_coord[m];
+    if (wc < 0 && cr->npos > 0) wc = 0;
+    char *diff = fmt_str("%s/%s_difference.csv", cx->data, stem);
+    if (wc >= 0) {
+        const char *qn = ref->names[cr->pos_col[wc]];
+        FILE *f = open_w(diff);
+        fprintf(f, "t,stock,adapter,solver\n");
+        long cur[3] = {0, 0, 0};
+        for (long r = 0; r < ref->nrow; ++r) {
+            double t = tv(ref, r, 0), q = tv(ref, r, cr->pos_col[wc]);
+            fprintf(f, "%.9g", t);
+            for (int m = 0; m < 3; ++m) {
+                int c = cr->have[m] ? table_col(&cr->tab[m], qn) : -1, ok = 0;
+                double v = c > 0 ? interp(&cr->tab[m], c, t, &cur[m], &ok) : NAN;
+                if (ok && isfinite(v))
+                    fprintf(f, ",%.9g", v - q);
+                else
+                    fprintf(f, ",NaN");
+            }
+            fprintf(f, "\n");
+        }
+        fclose(f);
+    }
+    int has_stick = table_col(ref, "stick") > 0, has_e = table_col(ref, "energy") > 0;
+    int panels = cr->npos + (wc >= 0) + has_e + has_stick;
+    int cols = panels > 1 ? 2 : 1, rows = (panels + cols - 1) / cols;
+    char *script = fmt_str("%s/%s.gp", cx->plots, stem);
+    FILE *gp = open_w(script);
+    gp_header(gp, fmt_str("%s/%s.png", cx->plots, stem), 700 * cols, 60 + 360 * rows);
+    fprintf(gp,
+            "set multiplot layout %d,%d title '%s / %s: stock, exact with adapter coupling, "
+            "exact with solver coupling, reference (dashed)'\n",
+            rows, cols, cr->scene, cr->cas);
+    static const char *const LW[4] = {"1.5", "2.5", "1.5", "2"};
+    static const char *const DT[4] = {"dt 1", "dt 1", "dt (6,4)", "dt (2,3)"};
+    for (int k = 0; k < cr->npos + has_e; ++k) {
+        const char *n = k < cr->npos ? ref->names[cr->pos_col[k]] : "energy";
+        fprintf(gp, "set title '%s(t)'\nset xlabel 'time t [s]'\nset ylabel '%s [%s]'\nplot ", n, n,
+                k < cr->npos ? unit_of(n) : "J");
+        int first = 1;
+        for (int m = 0; m < 4; ++m) {
+            int c = cr->have[m] ? table_col(&cr->tab[m], n) : -1;
+            if (c < 0) continue;
+            fprintf(gp, "%s'%s' every ::1 using 1:%d with lines lw %s lc rgb '%s' %s title '%s'",
+                    first ? "" : ", \\\n     ", rel(csv[m]), c + 1, LW[m], VL_COLOR[m], DT[m],
+                    VL_TAG[m]);
+            first = 0;
+        }
+        fprintf(gp, "%s\n", first ? "NaN notitle" : "");
+    }
+    if (wc >= 0) {
+        const char *qn = ref->names[cr->pos_col[wc]];
+        fprintf(gp,
+                "set title 'difference from the reference: %s - %s_ref'\nset xlabel 'time t "
+                "[s]'\nset ylabel 'difference [%s]'\nplot ",
+                qn, qn, unit_of(qn));
+        int first = 1;
+        for (int m = 0; m < 3; ++m) {
+            if (!cr->have[m]) continue;
+            fprintf(gp, "%s'%s' every ::1 using 1:%d with lines lw %s lc rgb '%s' title '%s'",
+                    first ? "" : ", \\\n     ", rel(diff), m + 2, LW[m], VL_COLOR[m], VL_TAG[m]);
+            first = 0;
+        }
+        fprintf(gp, "%s\n", first ? "NaN notitle" : "");
+    }
+    if (has_stick) {
+        fprintf(gp, "set title 'stick/slip timeline (high = stick)'\nset xlabel 'time t [s]'\n"
+                    "set ylabel ''\nset yrange [-0.5:4.3]\nset ytics ('stock' 0.4, 'adapter' "
+                    "1.4, 'solver' 2.4, 'reference' 3.4)\nunset key\nplot ");
+        int first = 1;
+        for (int m = 0; m < 4; ++m) {
+            int c = cr->have[m] ? table_col(&cr->tab[m], "stick") : -1;
+            if (c < 0) continue;
+            fprintf(gp,
+                    "%s'%s' every ::1 using 1:(%d + 0.8*($%d != 0 ? 1 : 0)) with steps lw 2 lc "
+                    "rgb '%s'",
+                    first ? "" : ", \\\n     ", rel(csv[m]), m, c + 1, VL_COLOR[m]);
+            first = 0;
+        }
+        fprintf(gp, "%s\nset key\nset yrange [*:*]\nset ytics auto\n", first ? "NaN" : "");
+    }
+    fprintf(gp, "unset multiplot\n");
+    fclose(gp);
+    run_gnuplot(script);
+}
+
 /* ------------------------------------------------------------------------------------------ */
 
 static void usage(FILE *f)
@@ -1397,6 +1618,70 @@ int main(int argc, char **argv)
             gm_crit[v] = plan_run(&jl, &cx, "sliding-blocks", "general-motion", "exact", tag,
                                   cx.quick ? qdur : 0.0, sets, 1, &gm_csv[v]);
         }
+
+    /* varying normal load: stock, exact with coupling=adapter and =solver, reference */
+    int vl_have[NVARYING] = {0}, vl_any = 0, solver_ok = 0;
+    char solver_why[512] = "";
+    Job *vl_job[NVARYING][4];
+    char *vl_csv[NVARYING][4];
+    memset(vl_job, 0, sizeof vl_job);
+    memset(vl_csv, 0, sizeof vl_csv);
+    for (size_t v = 0; v < NVARYING; ++v)
+        for (int i = 0; i < nsc; ++i)
+            if (!strcmp(scenes[i].name, VARYING[v].scene))
+                for (int c = 0; c < scenes[i].ncases; ++c)
+                    if (!strcmp(scenes[i].cases[c], VARYING[v].cas)) vl_have[v] = vl_any = 1;
+    if (vl_any) {
+        /* is the in-solver coupling there? ask pf-demo: one short run with coupling=solver, which
+         * an ODE without the patch series refuses (exit 1, the adapter's message on stderr) */
+        size_t v0 = 0;
+        while (!vl_have[v0])
+            ++v0;
+        char *po = fmt_str("%s/solver_probe.json", cx.runs),
+             *pe = fmt_str("%s/solver_probe.log", cx.runs);
+        char *pargv[] = {(char *)cx.demo,
+                         (char *)VARYING[v0].scene,
+                         (char *)"--case",
+                         (char *)VARYING[v0].cas,
+                         (char *)"--headless",
+                         (char *)"--duration",
+                         (char *)"0.001",
+                         (char *)"--set",
+                         (char *)"coupling=solver",
+                         (char *)"--json",
+                         NULL};
+        pid_t pid = spawn(pargv, po, pe);
+        int status;
+        while (waitpid(pid, &status, 0) < 0)
+            if (errno != EINTR) die("waitpid: %s", strerror(errno));
+        char *out = read_file(po), *ll = out ? last_line(out) : NULL;
+        Json pj;
+        if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && ll && json_parse(ll, &pj) == 0) {
+            const JsonVal *cv = json_get(&pj, "coupling");
+            solver_ok = cv && cv->kind == JV_STR && !strcmp(cv->str, "solver");
+        }
+        if (!solver_ok) {
+            char *e = read_file(pe), *el = e ? last_line(e) : NULL;
+            snprintf(solver_why, sizeof solver_why, "%s", el ? el : "(no message)");
+        }
+        fprintf(stderr, "pf-report: in-solver coupling %s\n",
+                solver_ok ? "available" : "not available (default ODE): solver column n/a");
+    }
+    for (size_t v = 0; v < NVARYING; ++v) {
+        if (!vl_have[v]) continue;
+        static const char *const SETS[3] = {NULL, "coupling=adapter", "coupling=solver"};
+        for (int m = 0; m < 3; ++m) {
+            if (m == 2 && !solver_ok) continue;
+            char tag[32];
+            snprintf(tag, sizeof tag, "vl-%s", VL_TAG[m]);
+            vl_job[v][m] =
+                plan_run(&jl, &cx, VARYING[v].scene, VARYING[v].cas, m ? "exact" : "stock", tag,
+                         0.0, &SETS[m], m ? 1 : 0, &vl_csv[v][m]);
+        }
+        if (cx.have_ref)
+            vl_job[v][REF] = plan_run(&jl, &cx, VARYING[v].scene, VARYING[v].cas, NULL,
+                                      "vl-reference", 0.0, NULL, 0, &vl_csv[v][REF]);
+    }
 
     /* issue 5: friction rigs and the wire pendulum */
     static const char *const LAWS[5] = {"dahl", "lugre", "bristle", "sawtooth", "hybrid"};
@@ -1584,6 +1869,53 @@ int main(int argc, char **argv)
         run_gnuplot(script);
     }
 
+    /* ---- varying normal load ---- */
+    CaseRun vl_cr[NVARYING];
+    VlMetrics vl_m[NVARYING][3];
+    memset(vl_cr, 0, sizeof vl_cr);
+    for (size_t v = 0; v < NVARYING; ++v) {
+        if (!vl_have[v]) continue;
+        CaseRun *cr = &vl_cr[v];
+        cr->scene = VARYING[v].scene;
+        cr->cas = VARYING[v].cas;
+        for (int m = 0; m < 4; ++m) {
+            if (!vl_job[v][m]) continue;
+            load_run(vl_job[v][m], vl_csv[v][m], &cr->tab[m], &cr->js[m]);
+            cr->have[m] = 1;
+            cr->job[m] = vl_job[v][m];
+        }
+        if (cr->have[REF]) {
+            compute_errors(cr);
+            for (int m = 0; m < 3; ++m)
+                if (cr->have[m]) vl_m[v][m] = vl_metrics(&cr->tab[m], &cr->tab[REF]);
+        } else {
+            cr->tab[REF] = cr->tab[1];
+            for (int c = 1; c < cr->tab[1].ncol && cr->npos < 8; ++c)
+                if (is_position_name(cr->tab[1].names[c])) cr->pos_col[cr->npos++] = c;
+            for (int m = 0; m < 3; ++m)
+                cr->err_coord[m] = -1;
+        }
+        char *stem = slug(fmt_str("varying__%s__%s", cr->scene, cr->cas));
+        vl_plot(&cx, cr, vl_csv[v], stem);
+    }
+    if (vl_any) {
+        FILE *f = open_w(fmt_str("%s/varying_load.csv", cx.data));
+        fprintf(f, "scene,case,run,rms_rel,rms_coordinate,worst_timing_s,transitions,"
+                   "transitions_reference,energy_drift,energy_final\n");
+        for (size_t v = 0; v < NVARYING; ++v)
+            for (int m = 0; m < 3; ++m) {
+                const CaseRun *cr = &vl_cr[v];
+                if (!vl_have[v] || !cr->have[m] || !cr->have[REF]) continue;
+                const VlMetrics *q = &vl_m[v][m];
+                fprintf(f, "%s,%s,%s,%.6g,%s,%.6g,%d,%d,%.6g,%.6g\n", cr->scene, cr->cas, VL_TAG[m],
+                        cr->err[m],
+                        cr->err_coord[m] >= 0 ? cr->tab[REF].names[cr->pos_col[cr->err_coord[m]]]
+                                              : "",
+                        q->timing, q->trans, q->trans_ref, q->drift, q->fin);
+            }
+        fclose(f);
+    }
+
     /* ---- rigs and pendulum ---- */
     double rig_e[5] = {0}, rig_p[5] = {0}, rig_a[5] = {0};
     if (has_rig) {
@@ -1748,6 +2080,70 @@ int main(int argc, char **argv)
     if (ncr == 0) fprintf(md, "| (no comparison scenes built) | | | | | | |\n");
     fprintf(md, "\n");
 
+    if (vl_any) {
+        fprintf(md,
+                "## Varying normal load: adapter vs in-solver coupling\n\n"
+                "Cases whose normal force changes during the run, where it matters how friction "
+                "is coupled to it (`--set coupling=`, pfOdeConfig.coupling): **adapter** bounds "
+                "the step's friction with the previous step's normal force and a per-step "
+                "linearisation (any ODE); **solver** couples them inside the solver (needs the "
+                "ODE built with our patches). Columns: stock ODE friction | exact patch friction "
+                "with `coupling=adapter` | exact with `coupling=solver`, each against the "
+                "case's reference (`pf-reference`, GSL).\n\n"
+                "- **RMS**: the summary's error (largest over the position coordinates of the "
+                "RMS difference from the reference, relative to the reference's range).\n"
+                "- **stick/slip**: the `stick` column's transitions (slip -> stick and stick -> "
+                "slip), debounced: a state counts once it lasts %.0f ms, the first such state "
+                "being the initial one. Every transition of either run is matched with the "
+                "nearest transition of the same direction in the other; the cell gives the worst "
+                "distance (and the counts, run vs reference); **unmatched** when one run has a "
+                "kind of transition the other lacks; none: neither run sticks.\n"
+                "- **energy drift**: RMS over the run of E - E_ref divided by the reference's "
+                "energy range (max - min over the run); final: E - E_ref at the end, same scale. "
+                "E is the `energy` column: shaking table, the ball's in-plane energy in the "
+                "ground frame m (vx^2 + vy^2)/2 + B |w|^2/2 - m g sin(tilt) x (the prescribed "
+                "normal motion left out); slope drop, the block's m |v|^2/2 + J w^2/2 - m g "
+                "sin(slope) x + m g cos(slope) z; coupled masses, P21's a2 x1^2/2 + m1 v1^2/2 + "
+                "m2 v2^2/2 (horizontal motion).\n\n",
+                1e3 * VL_MIN_PHASE);
+        fprintf(md, "| case | stock | exact / adapter | exact / solver |\n|---|---|---|---|\n");
+        for (size_t v = 0; v < NVARYING; ++v) {
+            const CaseRun *cr = &vl_cr[v];
+            if (!vl_have[v]) {
+                fprintf(md, "| %s %s | not in pf-demo | | |\n", VARYING[v].scene, VARYING[v].cas);
+                continue;
+            }
+            fprintf(md, "| %s `--case %s` | ", cr->scene, cr->cas);
+            for (int m = 0; m < 3; ++m) {
+                if (!cr->have[REF])
+                    fprintf(md, "no reference");
+                else if (m == 2 && !solver_ok)
+                    fprintf(md, "n/a — build with `cmake --preset patched`");
+                else if (cr->have[m])
+                    vl_cell(md, cr, m, &vl_m[v][m]);
+                fprintf(md, " | ");
+            }
+            fprintf(md, "\n");
+        }
+        if (!solver_ok)
+            fprintf(md,
+                    "\nThe solver column is empty because this ODE has no in-solver coupling: "
+                    "`pf-demo ... --set coupling=solver` was refused with: `%s`\n",
+                    solver_why);
+        fprintf(md, "\nData: [data/varying_load.csv](data/varying_load.csv). The cases:\n\n");
+        for (size_t v = 0; v < NVARYING; ++v)
+            if (vl_have[v])
+                fprintf(md, "- `pf-demo %s --case %s`: %s.\n", VARYING[v].scene, VARYING[v].cas,
+                        VARYING[v].what);
+        fprintf(md, "\n");
+        for (size_t v = 0; v < NVARYING; ++v)
+            if (vl_have[v]) {
+                char *stem = slug(fmt_str("varying__%s__%s", vl_cr[v].scene, vl_cr[v].cas));
+                fprintf(md, "![%s %s, varying load](plots/%s.png)\n\n", vl_cr[v].scene,
+                        vl_cr[v].cas, stem);
+            }
+    }
+
     if (has_ecc || has_gm) {
         fprintf(md, "## Stick criteria: CA vs limit surface (issue 7)\n\n");
         if (has_ecc) {
@@ -1908,7 +2304,8 @@ int main(int argc, char **argv)
                 "- `runs/`: every run's CSV, stdout (`.json`, last line = the metrics) and "
                 "stderr (`.log`)\n"
                 "- `plots/`: the PNGs and the gnuplot scripts that draw them\n"
-                "- `data/`: derived tables (criterion comparison, pendulum envelope)\n"
+                "- `data/`: derived tables (criterion comparison, pendulum envelope, varying "
+                "load)\n"
                 "- `summary.csv`, `metrics.csv`, `commands.txt`\n");
     fclose(md);
     if (rename(tmp, readme) != 0) die("cannot rename %s to %s: %s", tmp, readme, strerror(errno));

@@ -12,6 +12,10 @@ if(NOT EXISTS ${OUT}/README.md)
 endif()
 # Every image the README embeds must exist and be a PNG of some size.
 file(READ ${OUT}/README.md md)
+# The varying-normal-load section (adapter vs in-solver coupling) runs in --quick too.
+if(NOT md MATCHES "## Varying normal load: adapter vs in-solver coupling")
+  message(FATAL_ERROR "README.md lacks the section 'Varying normal load: adapter vs in-solver coupling'")
+endif()
 string(REGEX MATCHALL "!\\[[^]]*\\]\\(([^)]+)\\)" images "${md}")
 list(LENGTH images n)
 if(n LESS 3)
