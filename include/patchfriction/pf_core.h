@@ -384,6 +384,7 @@ typedef struct pfProjectResult {
     int evaluations;  ///< model wrench evaluations spent, 0..PF_PROJECT_MAX_EVALS
     double residual;  ///< |xi - A (W(xi) - free)| / |A free|, both in the twist metric
                       ///< |v|^2 + (w rho_g)^2, xi the twist W was evaluated at; >= 0, 0 on stick
+                      ///< (relative to |A| max(mu N, |free|) if |A free| underflows)
 } pfProjectResult;
 
 /** Implicit (maximum-dissipation) friction step of one patch: solve xi = A (W(xi) - free),

@@ -107,6 +107,42 @@ static double b_polygon6(int i)
     return w.fx + w.fy + w.mz;
 }
 
+/* pf_patch_project: one implicit friction step per call, Kardan's block (A = its inverse mass
+ * at the patch centre, a little coupling) and the shaking-table ball (contact-point mobility
+ * 3.5/m, spin 1/(0.4 m r^2)); free wrenches up to 2 x the limit (a stick / slip mix). Warm:
+ * guess = the velocity of the same patch with a 1 % different free wrench (the previous solver
+ * iteration). */
+static pfPatchDef g_prect, g_phertz;
+static double g_arect[9], g_ahertz[9];
+static pfWrench g_frect[NIN], g_fhertz[NIN];
+static pfTwist g_grect[NIN], g_ghertz[NIN];
+static long g_proj_evals[4], g_proj_calls[4];
+static double proj(int which, const pfPatchDef *d, const double *A, pfWrench f, pfTwist roll,
+                   const pfTwist *guess)
+{
+    pfProjectResult r;
+    pf_patch_project(d, MU, NF, A, f, roll, guess, &r, NULL);
+    g_proj_evals[which] += r.evaluations;
+    g_proj_calls[which]++;
+    return r.wrench.fx + r.wrench.fy + r.wrench.mz;
+}
+static double b_project_rect(int i)
+{
+    return proj(0, &g_prect, g_arect, g_frect[i], g_roll[0], NULL);
+}
+static double b_project_rect_warm(int i)
+{
+    return proj(1, &g_prect, g_arect, g_frect[i], g_roll[0], &g_grect[i]);
+}
+static double b_project_hertz(int i)
+{
+    return proj(2, &g_phertz, g_ahertz, g_fhertz[i], g_roll[i], NULL);
+}
+static double b_project_hertz_warm(int i)
+{
+    return proj(3, &g_phertz, g_ahertz, g_fhertz[i], g_roll[i], &g_ghertz[i]);
+}
+
 typedef struct {
     const char *name;
     bench_fn fn;
@@ -142,6 +178,36 @@ int main(int argc, char **argv)
         g_hex[2 * k + 1] = 0.01 * sin(k * 3.14159265358979 / 3.0);
     }
 
+    {
+        const double m = 0.0234, J = 1.95e-6, mb = 0.26, rb = 0.02;
+        g_prect = pf_default_patch_def();
+        g_prect.shape = PF_PATCH_RECT;
+        g_prect.length = RL;
+        g_prect.width = RW;
+        g_phertz = pf_default_patch_def();
+        g_phertz.shape = PF_PATCH_HERTZ_DISK;
+        g_phertz.radius = HA;
+        g_phertz.rolling_d = HD;
+        g_phertz.eps_t = HEPS;
+        g_phertz.eps_r = HEPS;
+        const double ar[9] = {1 / m, 0.1 / m, 0, 0.1 / m, 1 / m, 0, 0, 0, 1 / J};
+        const double ah[9] = {3.5 / mb, 0, 0, 0, 3.5 / mb, 0, 0, 0, 1 / (0.4 * mb * rb * rb)};
+        memcpy(g_arect, ar, sizeof ar);
+        memcpy(g_ahertz, ah, sizeof ah);
+        const double mun = MU * NF, rmz = 0.36 * mun * hypot(RL, RW), hmz = 0.59 * mun * HA;
+        for (int i = 0; i < NIN; ++i) {
+            g_frect[i] = (pfWrench){urand(-2, 2) * mun, urand(-2, 2) * mun, urand(-2, 2) * rmz};
+            g_fhertz[i] = (pfWrench){urand(-2, 2) * mun, urand(-2, 2) * mun, urand(-2, 2) * hmz};
+            pfProjectResult r;
+            pfWrench f = {g_frect[i].fx * 1.01, g_frect[i].fy * 0.99, g_frect[i].mz * 1.01};
+            pf_patch_project(&g_prect, MU, NF, g_arect, f, g_roll[0], NULL, &r, NULL);
+            g_grect[i] = r.velocity;
+            f = (pfWrench){g_fhertz[i].fx * 1.01, g_fhertz[i].fy * 0.99, g_fhertz[i].mz * 1.01};
+            pf_patch_project(&g_phertz, MU, NF, g_ahertz, f, g_roll[i], NULL, &r, NULL);
+            g_ghertz[i] = r.velocity;
+        }
+    }
+
     Bench benches[] = {
         {"rect_exact", b_rect_exact, 200000, "pf_rect_friction, 30x10 mm block", 0},
         {"rect_quad64", b_rect_quad64, 2000, "64x64 midpoint quadrature of P6", 0},
@@ -151,6 +217,13 @@ int main(int argc, char **argv)
         {"disk_exact_eps0", b_disk_exact_eps0, 200000, "pf_hertz_disk_friction, d=0, eps=0", 0},
         {"uniform_disk_exact", b_uniform_disk, 200000, "pf_disk_friction", 0},
         {"polygon6_exact", b_polygon6, 200000, "pf_polygon_friction, hexagon", 0},
+        {"project_rect", b_project_rect, 20000, "pf_patch_project, block, cold start", 0},
+        {"project_rect_warm", b_project_rect_warm, 20000,
+         "pf_patch_project, block, guess from a 1% different free wrench", 0},
+        {"project_hertz", b_project_hertz, 20000,
+         "pf_patch_project, ball a=3 mm, d=1, eps=0.01 (regularised), cold start", 0},
+        {"project_hertz_warm", b_project_hertz_warm, 20000,
+         "pf_patch_project, ball, guess from a 1% different free wrench", 0},
     };
     const int nb = (int)(sizeof benches / sizeof benches[0]);
     const int rounds = quick ? 2 : 7;
@@ -174,6 +247,15 @@ int main(int argc, char **argv)
         printf("{\"name\":\"%s\",\"ns_per_eval\":%.2f,\"what\":\"%s\"}\n", benches[b].name,
                benches[b].best_ns, benches[b].what);
 
+    for (int b = 0; b < nb; ++b)
+        if (strncmp(benches[b].name, "project", 7) == 0) {
+            int w = (int)(strstr(benches[b].name, "hertz") != NULL) * 2 +
+                    (int)(strstr(benches[b].name, "warm") != NULL);
+            printf("{\"name\":\"%s_ratio\",\"ns_per_call\":%.1f,\"over_rect_exact\":%.2f,"
+                   "\"evaluations_per_call\":%.2f}\n",
+                   benches[b].name, benches[b].best_ns, benches[b].best_ns / benches[0].best_ns,
+                   (double)g_proj_evals[w] / (double)g_proj_calls[w]);
+        }
     double rect = benches[0].best_ns, quad = benches[1].best_ns, dexact = benches[2].best_ns,
            pade = benches[3].best_ns;
     double r1 = rect / pade, r2 = quad / rect, r3 = dexact / pade;

@@ -5,7 +5,8 @@
  * (exact and Padé) and a convex polygon;
  *  - checked API, raw bytes as inputs (NaN, Inf, negative sizes, garbage enums): never crashes;
  *    either an error status with a named field, or PF_OK with the same invariants;
- *  - the stick test: PF_OK results are finite and consistent (margin = capacity - demand).
+ *  - the stick test: PF_OK results are finite and consistent (margin = capacity - demand);
+ *  - pf_patch_project: PF_OK results are finite within PF_PROJECT_MAX_EVALS, errors name a field.
  * The bytes are read as doubles verbatim, so the whole double range (subnormals to 1e308) is
  * exercised. A violated invariant aborts, which libFuzzer reports with the reproducer.
  */
@@ -192,6 +193,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         int hs = pf_limit_set_test(&def, rmu, rn, hold, &sl, &e);
         REQUIRE(hs == PF_OK || (hs < 0 && e.message[0] != '\0'));
         if (hs == PF_OK) REQUIRE(sl.evaluations <= PF_LIMIT_MAX_EVALS && !isnan(sl.margin));
+        /* The implicit friction step: raw A (any bits; L L^T of raw entries half the time so
+         * that valid blocks occur), the loads as the free wrench, a raw guess. PF_OK results
+         * are finite with a bounded cost; errors name a field. */
+        double A[9], L[6];
+        for (int k = 0; k < 9; ++k)
+            A[k] = take(&raw);
+        if (size % 2) {
+            for (int k = 0; k < 6; ++k)
+                L[k] = A[k];
+            const double l[3][3] = {{L[0], 0, 0}, {L[1], L[2], 0}, {L[3], L[4], L[5]}};
+            for (int i = 0; i < 3; ++i)
+                for (int j = 0; j < 3; ++j)
+                    A[3 * i + j] = l[i][0] * l[j][0] + l[i][1] * l[j][1] + l[i][2] * l[j][2];
+        }
+        pfTwist guess = {take(&raw), take(&raw), take(&raw)};
+        pfProjectResult pr;
+        int ps =
+            pf_patch_project(&def, rmu, rn, A, hold, roll, (size % 3) ? &guess : NULL, &pr, &e);
+        REQUIRE(ps == PF_OK || (ps < 0 && e.message[0] != '\0' && e.field[0] != '\0'));
+        if (ps == PF_OK) {
+            REQUIRE(isfinite(pr.wrench.fx) && isfinite(pr.wrench.fy) && isfinite(pr.wrench.mz));
+            REQUIRE(isfinite(pr.velocity.vx) && isfinite(pr.velocity.vy) &&
+                    isfinite(pr.velocity.w) && isfinite(pr.residual));
+            REQUIRE(pr.evaluations >= 0 && pr.evaluations <= PF_PROJECT_MAX_EVALS);
+        }
     } else {
         REQUIRE(s < 0 && e.message[0] != '\0');
         REQUIRE(strcmp(pf_strerror(s), "unknown status") != 0);
