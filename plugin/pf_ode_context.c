@@ -40,15 +40,6 @@ pfOdeMaterial pf_ode_default_material(void)
     return m;
 }
 
-int pf_ode_solver_coupling_available(void)
-{
-#ifdef dPATCH_FRICTION
-    return dCheckConfiguration("ODE_EXT_patch_friction") ? 1 : 0;
-#else
-    return 0;
-#endif
-}
-
 pfOdeConfig pf_ode_default_config(void)
 {
     pfOdeConfig c;
@@ -454,6 +445,8 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     }
     ctx->world = world;
     ctx->cfg = c;
+    ctx->solver = c.coupling == PF_ODE_COUPLING_SOLVER ||
+                  (c.coupling == PF_ODE_COUPLING_AUTO && pf_ode_solver_coupling_available());
     ctx->default_mat = pf_ode_default_material();
     int st = PF_OK;
     while (st == PF_OK && ctx->pool_size < c.initial_pair_capacity)

@@ -49,6 +49,7 @@ typedef struct pfOdePair {
     int has_drive;                 ///< 1: drive_f / drive_t applied explicitly this step
     double drive_f[3];             ///< explicit friction force on body 1 at c (world) [N]
     double drive_t[3];             ///< explicit friction moment on body 1 (world) [N m]
+    double drive_roll[3];          ///< the rolling-resistance part of drive_t (world) [N m]
 
     /* persistent */
     pfOdePatchState state;
@@ -64,6 +65,18 @@ typedef struct pfOdePair {
     int has_other;
     double dt;
     pfOdePatchInfo info;
+
+    /* in-solver coupling (pf_ode_solver.c) */
+    int solver_joint;    ///< 1: this step's rows are one patch joint of the patched ODE
+    dJointFeedback fb_patch; ///< that joint's feedback (normal and friction rows)
+    int solver_at_rest;  ///< 1: the patch was at rest when the step began (static test first)
+    pfTwist roll;        ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
+    pfTwist solver_guess;    ///< last post-step twist of the projection (warm start)
+    int solver_sticks;       ///< the last projection kept the patch at rest
+    int st_valid;            ///< the adapter's static test ran this step (patch at rest):
+    double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
+    pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
+    long long solver_calls;  ///< projection callbacks this step
 } pfOdePair;
 
 #define PF_ODE_CHUNK 64
@@ -71,6 +84,7 @@ typedef struct pfOdePair {
 struct pfOdeContext {
     dWorldID world;
     pfOdeConfig cfg;
+    int solver; ///< 1: patches are coupled inside the solver (patched ODE, coupling AUTO/SOLVER)
     dJointGroupID near_group;
     unsigned long frame;
 
@@ -108,6 +122,11 @@ void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMat
 
 /* pf_ode_patch.c */
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
+void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
+void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
+
+/* pf_ode_solver.c: the in-solver coupling (a no-op build without the patched ODE) */
+int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2);
 
 /* small vector helpers */
 static inline double pf_ode_dot(const double *a, const double *b)

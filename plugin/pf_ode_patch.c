@@ -294,6 +294,82 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     p->kind = PF_ODE_KIND_POINT;
 }
 
+/* The contacts of points first .. ncontacts-1 as ODE contacts: dContactApprox1 point friction in
+ * STOCK mode, else normal rows only (the friction rows come from pf_ode_before_step), with the
+ * tilt anchor's target velocity while stuck. out has room for ncontacts - first entries. */
+void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out)
+{
+    dBodyID b1 = p->b1, b2 = p->b2;
+    const int stock = p->mat.mode == PF_ODE_MODE_STOCK;
+    double mu = (stock && ctx->cfg.stock_mu_kinetic != 0) ? p->mat.mu_k : p->mat.mu_s;
+    /* Tilt anchor of a stuck patch. Inside the contact surface layer ODE corrects no penetration,
+     * so a tilt of body 1 about the patch's tangent axes that the solver leaves (QuickStep's
+     * unconverged iterations; rocking excited by the load's moment) is never undone, and it
+     * random-walks: 4e-8 rad in 10 s at dt = 5e-3, which moves a mass centre 2 cm up by
+     * 8e-10 m. While stuck, each normal row gets the target velocity that restores the tilt
+     * anchored with the patch: theta = n2 x n1 (anchored normals now, in world), and the point r
+     * of body 1 has moved along the normal by (theta x (r - c)).n. The rows stay unilateral, so
+     * this cannot hold a corner down (tipping is unchanged); it only removes the solver's
+     * drift. Clamped like the tangential correction. */
+    double theta[3] = {0, 0, 0}, tilt_gain = 0.0;
+    if (!stock && p->state == PF_ODE_STATE_STICK && !p->fresh && p->dt > 0.0) {
+        dVector3 n1, n2 = {p->nrm2[0], p->nrm2[1], p->nrm2[2], 0};
+        dBodyVectorToWorld(b1, p->nrm1[0], p->nrm1[1], p->nrm1[2], n1);
+        if (b2) dBodyVectorToWorld(b2, p->nrm2[0], p->nrm2[1], p->nrm2[2], n2);
+        double a1[3] = {n1[0], n1[1], n1[2]}, a2[3] = {n2[0], n2[1], n2[2]};
+        pf_ode_cross(a2, a1, theta);
+        if (pf_ode_finite3(theta)) tilt_gain = PF_ODE_TILT_GAIN * ctx->cfg.drift_gain / p->dt;
+    }
+    for (int i = first; i < p->ncontacts; ++i) {
+        dContact c;
+        memset(&c, 0, sizeof c);
+        c.geom = p->contacts[i];
+        if (stock) {
+            c.surface.mode = dContactApprox1;
+            c.surface.mu = mu;
+            if (p->mat.stock_spin_rho > 0) {
+                /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
+                c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;
+                c.surface.mu2 = mu;
+                c.surface.rho = -1;
+                c.surface.rho2 = -1;
+                c.surface.rhoN = p->mat.stock_spin_rho;
+            }
+        } else {
+            c.surface.mode = 0;
+            c.surface.mu = 0; /* normal row only */
+            if (tilt_gain > 0.0) {
+                double r[3], tr[3];
+                for (int k = 0; k < 3; ++k)
+                    r[k] = c.geom.pos[k] - p->c[k];
+                pf_ode_cross(theta, r, tr);
+                double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
+                double v = -tilt_gain * pf_ode_dot(tr, nn), lim = ctx->cfg.stick_velocity_tol;
+                v = v > lim ? lim : (v < -lim ? -lim : v);
+                if (isfinite(v) && v != 0.0) {
+                    c.surface.mode = dContactMotionN;
+                    c.surface.motionN = v;
+                }
+            }
+        }
+        out[i - first] = c;
+    }
+}
+
+/* One contact joint per contact point from index first on (pf_ode_normal_contacts). */
+void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
+{
+    dContact c[PF_ODE_MAX_CONTACTS];
+    if (first >= p->ncontacts) return;
+    pf_ode_normal_contacts(ctx, p, first, c);
+    for (int i = first; i < p->ncontacts; ++i) {
+        dJointID j = dJointCreateContact(ctx->world, p->group, &c[i - first]);
+        dJointAttach(j, p->b1, p->b2);
+        dJointSetFeedback(j, &p->fb[i]);
+        dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_step.c classify_joint) */
+    }
+}
+
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group)
 {
     if (!ctx || !g1 || !g2) return PF_ERR_NULL;
@@ -342,63 +418,8 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     for (int i = 0; i < m && p->ncontacts < PF_ODE_MAX_CONTACTS; ++i)
         p->contacts[p->ncontacts++] = cg[i];
 
-    const int stock = p->mat.mode == PF_ODE_MODE_STOCK;
-    double mu = (stock && ctx->cfg.stock_mu_kinetic != 0) ? p->mat.mu_k : p->mat.mu_s;
-    /* Tilt anchor of a stuck patch. Inside the contact surface layer ODE corrects no penetration,
-     * so a tilt of body 1 about the patch's tangent axes that the solver leaves (QuickStep's
-     * unconverged iterations; rocking excited by the load's moment) is never undone, and it
-     * random-walks: 4e-8 rad in 10 s at dt = 5e-3, which moves a mass centre 2 cm up by
-     * 8e-10 m. While stuck, each normal row gets the target velocity that restores the tilt
-     * anchored with the patch: theta = n2 x n1 (anchored normals now, in world), and the point r
-     * of body 1 has moved along the normal by (theta x (r - c)).n. The rows stay unilateral, so
-     * this cannot hold a corner down (tipping is unchanged); it only removes the solver's
-     * drift. Clamped like the tangential correction. */
-    double theta[3] = {0, 0, 0}, tilt_gain = 0.0;
-    if (!stock && p->state == PF_ODE_STATE_STICK && !p->fresh && p->dt > 0.0) {
-        dVector3 n1, n2 = {p->nrm2[0], p->nrm2[1], p->nrm2[2], 0};
-        dBodyVectorToWorld(b1, p->nrm1[0], p->nrm1[1], p->nrm1[2], n1);
-        if (b2) dBodyVectorToWorld(b2, p->nrm2[0], p->nrm2[1], p->nrm2[2], n2);
-        double a1[3] = {n1[0], n1[1], n1[2]}, a2[3] = {n2[0], n2[1], n2[2]};
-        pf_ode_cross(a2, a1, theta);
-        if (pf_ode_finite3(theta)) tilt_gain = PF_ODE_TILT_GAIN * ctx->cfg.drift_gain / p->dt;
-    }
-    for (int i = base; i < p->ncontacts; ++i) {
-        dContact c;
-        memset(&c, 0, sizeof c);
-        c.geom = p->contacts[i];
-        if (stock) {
-            c.surface.mode = dContactApprox1;
-            c.surface.mu = mu;
-            if (p->mat.stock_spin_rho > 0) {
-                /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
-                c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;
-                c.surface.mu2 = mu;
-                c.surface.rho = -1;
-                c.surface.rho2 = -1;
-                c.surface.rhoN = p->mat.stock_spin_rho;
-            }
-        } else {
-            c.surface.mode = 0;
-            c.surface.mu = 0; /* normal row only */
-            if (tilt_gain > 0.0) {
-                double r[3], tr[3];
-                for (int k = 0; k < 3; ++k)
-                    r[k] = c.geom.pos[k] - p->c[k];
-                pf_ode_cross(theta, r, tr);
-                double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
-                double v = -tilt_gain * pf_ode_dot(tr, nn), lim = ctx->cfg.stick_velocity_tol;
-                v = v > lim ? lim : (v < -lim ? -lim : v);
-                if (isfinite(v) && v != 0.0) {
-                    c.surface.mode = dContactMotionN;
-                    c.surface.motionN = v;
-                }
-            }
-        }
-        dJointID j = dJointCreateContact(ctx->world, group, &c);
-        dJointAttach(j, b1, b2);
-        dJointSetFeedback(j, &p->fb[i]);
-        dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_step.c classify_joint) */
-    }
+    /* with the in-solver coupling the normal rows are part of the patch joint (before_step) */
+    if (!ctx->solver || p->mat.mode == PF_ODE_MODE_STOCK) pf_ode_create_normal_joints(ctx, p, base);
     return p->ncontacts - base;
 }
 

@@ -163,7 +163,7 @@ typedef struct bodymodel {
 
 static int pair_owns(const pfOdePair *p, const dJointFeedback *fb)
 {
-    if (fb == &p->fb_fric || fb == &p->fb_spin) return 1;
+    if (fb == &p->fb_fric || fb == &p->fb_spin || fb == &p->fb_patch) return 1;
     for (int i = 0; i < PF_ODE_MAX_CONTACTS; ++i)
         if (fb == &p->fb[i]) return 1;
     return 0;
@@ -645,6 +645,7 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
     for (int k = 0; k < 3; ++k) {
         p->drive_f[k] = fx * x[k] + fy * y[k];
         p->drive_t[k] = mz * n[k];
+        p->drive_roll[k] = 0.0;
     }
     if (mroll) {
         const double *t[2] = {rs->t1, rs->t2};
@@ -652,8 +653,10 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
         for (int i = 0; i < 2; ++i) {
             double ci = pf_ode_dot(mroll, t[i]), ui = pf_ode_dot(wrel, t[i]);
             if (!(*b[i] > 0.0) || ci == 0.0 || ci * ui < 0.0) continue;
-            for (int k = 0; k < 3; ++k)
+            for (int k = 0; k < 3; ++k) {
                 p->drive_t[k] += ci * t[i][k];
+                p->drive_roll[k] += ci * t[i][k];
+            }
             *b[i] = 0.0;
         }
     }
@@ -672,6 +675,8 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     info->geom2 = p->g2;
     info->contact_count = p->ncontacts;
     p->has_drive = 0;
+    p->st_valid = 0;
+
     dBodyID b1 = p->b1, b2 = p->b2;
     to3(dBodyGetPosition(b1), p->pre_G1);
     if (b2) to3(dBodyGetPosition(b2), p->pre_G2);
@@ -747,6 +752,15 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     double vrel[3] = {pv1[0] - pv2[0], pv1[1] - pv2[1], pv1[2] - pv2[2]};
     pfTwist tw = {pf_ode_dot(vrel, x), pf_ode_dot(vrel, y), pf_ode_dot(wrel, n)};
     double vn = pf_ode_dot(vrel, n);
+    {
+        /* rolling velocity (body 1's mass centre relative to body 2 at c), for the in-solver
+         * projection's Hertz shift d; the slip branch below computes the same */
+        const dReal *lv1 = dBodyGetLinearVel(b1);
+        double vg[3] = {lv1[0] - pv2[0], lv1[1] - pv2[1], lv1[2] - pv2[2]};
+        p->roll.vx = pf_ode_dot(vg, x);
+        p->roll.vy = pf_ode_dot(vg, y);
+        p->roll.w = 0.0;
+    }
 
     /* normal force: last step's feedback, or the first-contact estimate
      *   N0 = m1 * max(0, -a1.n) + m_red * max(0, -v_n) / dt
@@ -872,6 +886,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
                      : pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
         }
         if (st == PF_OK) {
+            p->st_valid = 1;
+            p->st_demand = res.demand;
+            p->st_incipient = res.incipient;
             info->stick_margin = res.margin;
             if (!res.pure_translation) {
                 info->has_ca = 1;
@@ -1121,10 +1138,40 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
         p->dt = dt;
         rowset rs;
         ctx->counters.patches++;
-        if (evaluate(ctx, p, dt, &rs))
-            create_rows(ctx, p, &rs);
-        else
-            p->has_fric = p->has_spin = 0;
+        p->solver_joint = 0;
+        p->has_fric = p->has_spin = 0;
+        int ok = evaluate(ctx, p, dt, &rs);
+        const int stock = p->mat.mode == PF_ODE_MODE_STOCK;
+        if (ctx->solver && !stock && ok && p->state != PF_ODE_STATE_POINT) {
+            /* in-solver coupling: one patch joint carries the normal rows and the friction
+             * block; the adapter keeps its drift targets (stick) and the rolling rows (P18,
+             * bounded with the N estimate: the solver block has no rolling rows) */
+            const int at_rest = p->state == PF_ODE_STATE_STICK;
+            if (p->has_drive) {
+                /* the friction block's driving parts are the solver's now; a driving rolling
+                 * moment (P18, no rows here) stays explicit */
+                for (int k = 0; k < 3; ++k) {
+                    p->drive_f[k] = 0.0;
+                    p->drive_t[k] = p->drive_roll[k];
+                }
+                p->has_drive = p->drive_t[0] != 0.0 || p->drive_t[1] != 0.0 || p->drive_t[2] != 0.0;
+            }
+            pfTwist tw = p->info.twist;
+            p->solver_at_rest = hypot(tw.vx, tw.vy) < ctx->cfg.stick_velocity_tol &&
+                                fabs(tw.w) * p->rho_g < ctx->cfg.stick_velocity_tol;
+            pf_ode_solver_create(ctx, p, at_rest ? rs.spin_vel : 0.0, at_rest ? rs.m1 : 0.0,
+                                 at_rest ? rs.m2 : 0.0);
+            if (rs.broll1 > 0.0 || rs.broll2 > 0.0) {
+                rowset rr = rs;
+                rr.b1 = rr.b2 = rr.bspin = 0.0;
+                rr.spin_motor = 0;
+                rr.m1 = rr.m2 = rr.spin_vel = 0.0;
+                create_rows(ctx, p, &rr);
+            }
+        } else {
+            if (ctx->solver && !stock) pf_ode_create_normal_joints(ctx, p, 0);
+            if (ok) create_rows(ctx, p, &rs);
+        }
     }
     /* pass 3: the explicit (driving) friction components, after every evaluation so that no
      * patch's stick test or stored pre-step loads see them as user loads */
@@ -1221,6 +1268,10 @@ int pf_ode_after_step(pfOdeContext *ctx)
             add3(fo2, p->fb[i].f2);
             add3(to2, p->fb[i].t2);
         }
+        if (p->solver_joint) {
+            /* the patch joint's total force on body 1: normal rows along n, friction across */
+            nsum = p->fb_patch.f1[0] * n[0] + p->fb_patch.f1[1] * n[1] + p->fb_patch.f1[2] * n[2];
+        }
         if (!isfinite(nsum) || nsum < 0.0) nsum = 0.0;
         p->n_meas = nsum;
         p->has_n = 1;
@@ -1252,6 +1303,14 @@ int pf_ode_after_step(pfOdeContext *ctx)
         if (p->has_spin) {
             add3(T, p->fb_spin.t1);
             add3(to2, p->fb_spin.t2);
+        }
+        if (p->solver_joint) {
+            add3(F, p->fb_patch.f1);
+            add3(T, p->fb_patch.t1);
+            add3(fo2, p->fb_patch.f2);
+            add3(to2, p->fb_patch.t2);
+            p->info.normal_force = nsum;
+            p->info.state = p->solver_sticks ? PF_ODE_STATE_STICK : PF_ODE_STATE_SLIP;
         }
         /* ODE's feedback torque t1 is about G at the start of the step (the Jacobians are built
          * there); the post-step position would add (G1 - G0) x F = dt v x F to M_c */

@@ -1,0 +1,145 @@
+/* In-solver coupling of a patch (pfOdeConfig.coupling, patches/README.md).
+ *
+ * With the patched ODE (ODE_EXT_patch_friction) a patch is one joint: the normal rows of its
+ * contact points and three friction rows at the patch centre along x, y and about n. The solver
+ * (QuickStep: in every iteration; dWorldStep: in every staggered round) sums the patch's normal
+ * forces N and hands us the rows' Delassus block A and the free wrench lambda* that would hold
+ * the patch at rest given everything else; project() below returns the friction wrench:
+ *  - a patch at rest when the step began first gets the static test with mu_s on (A, lambda*)
+ *    (unless the solver asks for the projection only: dWorldStep tests once, on the exact
+ *    holding wrench of its first round):
+ *    the CA criterion (pf_stick_general with a_free = -A lambda*, P10-P13 in Delassus form) or,
+ *    with criterion LIMIT, the exact limit-set test; if it holds, lambda = lambda*;
+ *  - otherwise the maximum-dissipation projection of lambda* onto the limit set in the metric
+ *    of A (pf_patch_project): with mu_k for a sliding patch (it also brings the patch to rest
+ *    within the step when lambda* fits inside the kinetic set), with mu_s for a patch at rest
+ *    that breaks away, for that one step.
+ * N is this step's, from inside the solver; the Hertz radius follows it. The adapter's own
+ * linearisation (bounds from the previous step's N, rows along the predicted slip direction,
+ * explicit driving components) is not used.
+ */
+#include "pf_ode_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#ifdef dPATCH_FRICTION
+
+/* Same floor as the adapter's Hertz radius (pf_ode_step.c). */
+#define PF_ODE_SOLVER_MIN_HERTZ_RADIUS 1e-7
+
+static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
+                    const dReal free_force[3], dReal force[3])
+{
+    pfOdePair *p = data;
+    p->solver_calls++;
+    double N = normal_force > 0.0 && isfinite(normal_force) ? normal_force : 0.0;
+    double A[9];
+    for (int i = 0; i < 9; ++i)
+        A[i] = Ad[i];
+    pfWrench fw = {free_force[0], free_force[1], free_force[2]};
+    force[0] = force[1] = force[2] = 0.0;
+    p->solver_sticks = 0;
+    if (N == 0.0) return;
+
+    pfPatchDef def = p->def;
+    if (p->kind == PF_ODE_KIND_HERTZ && !(p->mat.hertz_radius > 0.0)) {
+        double a = cbrt(3.0 * N * p->hertz_rstar / (4.0 * p->mat.e_star));
+        def.radius = a >= PF_ODE_SOLVER_MIN_HERTZ_RADIUS ? a : PF_ODE_SOLVER_MIN_HERTZ_RADIUS;
+    }
+
+    if (p->solver_at_rest && mode == dPatchStickTest && p->st_valid) {
+        /* the adapter's static test of this step (CA or limit set, with its model of the other
+         * constraints) at the solver's normal force: the demand comes from the loads and does
+         * not depend on N; the capacity is D(incipient twist) at this N */
+        double cap = 0.0;
+        if (pf_patch_dissipation(&def, p->mat.mu_s, N, p->st_incipient, &cap, NULL) == PF_OK &&
+            p->st_demand <= cap) {
+            force[0] = fw.fx;
+            force[1] = fw.fy;
+            force[2] = fw.mz;
+            p->solver_sticks = 1;
+            return;
+        }
+    } else if (p->solver_at_rest && mode == dPatchStickTest) {
+        /* no adapter test (the patch model was rejected there): test lambda* itself */
+        pfStickResult sr;
+        int st;
+        if (p->mat.criterion == PF_ODE_CRITERION_LIMIT) {
+            st = pf_limit_set_test(&def, p->mat.mu_s, N, fw, &sr, NULL);
+        } else {
+            pfTwist a_free = {-(A[0] * fw.fx + A[1] * fw.fy + A[2] * fw.mz),
+                              -(A[3] * fw.fx + A[4] * fw.fy + A[5] * fw.mz),
+                              -(A[6] * fw.fx + A[7] * fw.fy + A[8] * fw.mz)};
+            st = pf_stick_general(&def, p->mat.mu_s, N, A, a_free, &sr, NULL);
+        }
+        if (st == PF_OK && sr.sticks) {
+            force[0] = fw.fx;
+            force[1] = fw.fy;
+            force[2] = fw.mz;
+            p->solver_sticks = 1;
+            return;
+        }
+    }
+    /* A patch at rest keeps its static set for this step: a breakaway slides at the static bound
+     * for one step, and the projection stays a continuous function of lambda* (with mu_k here,
+     * the solver's rounds could cycle between a static "stick" and a kinetic "slip" answer). */
+    const double mu = p->solver_at_rest ? p->mat.mu_s : p->mat.mu_k;
+    pfProjectResult pr;
+    const pfTwist *guess = (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 ||
+                            p->solver_guess.w != 0.0)
+                               ? &p->solver_guess
+                               : NULL;
+    if (pf_patch_project(&def, mu, N, A, fw, p->roll, guess, &pr, NULL) != PF_OK) return;
+    force[0] = pr.wrench.fx;
+    force[1] = pr.wrench.fy;
+    force[2] = pr.wrench.mz;
+    p->solver_sticks = pr.sticks;
+    if (isfinite(pr.velocity.vx) && isfinite(pr.velocity.vy) && isfinite(pr.velocity.w))
+        p->solver_guess = pr.velocity;
+}
+
+int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2)
+{
+    dContact c[PF_ODE_MAX_CONTACTS];
+    pf_ode_normal_contacts(ctx, p, 0, c); /* normal rows, with the tilt anchor while stuck */
+    dJointID j = dJointCreatePatch(ctx->world, p->group);
+    dJointSetPatchContacts(j, c, p->ncontacts);
+    dReal centre[3] = {p->c[0], p->c[1], p->c[2]}, t1[3] = {p->x[0], p->x[1], p->x[2]},
+          nrm[3] = {p->n[0], p->n[1], p->n[2]};
+    dJointSetPatchFrame(j, centre, t1, nrm);
+    dJointSetPatchMotion(j, isfinite(m1) ? m1 : 0.0, isfinite(m2) ? m2 : 0.0,
+                         isfinite(spin_vel) ? spin_vel : 0.0);
+    dJointSetPatchProjection(j, project, p);
+    dJointAttach(j, p->b1, p->b2);
+    memset(&p->fb_patch, 0, sizeof p->fb_patch);
+    dJointSetFeedback(j, &p->fb_patch);
+    dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_step.c classify_joint) */
+    p->solver_joint = 1;
+    p->solver_calls = 0;
+    return 1;
+}
+
+int pf_ode_solver_coupling_available(void)
+{
+    return dCheckConfiguration("ODE_EXT_patch_friction") ? 1 : 0;
+}
+
+#else /* an ODE without the patch series: the adapter's coupling only */
+
+int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2)
+{
+    (void)ctx;
+    (void)p;
+    (void)spin_vel;
+    (void)m1;
+    (void)m2;
+    return 0;
+}
+
+int pf_ode_solver_coupling_available(void)
+{
+    return 0;
+}
+
+#endif
