@@ -67,10 +67,10 @@ typedef struct pfOdePair {
     pfOdePatchInfo info;
 
     /* in-solver coupling (pf_ode_solver.c) */
-    int solver_joint;    ///< 1: this step's rows are one patch joint of the patched ODE
+    int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
     dJointFeedback fb_patch; ///< that joint's feedback (normal and friction rows)
-    int solver_at_rest;  ///< 1: the patch was at rest when the step began (static test first)
-    pfTwist roll;        ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
+    int solver_at_rest;      ///< 1: the patch was at rest when the step began (static test first)
+    pfTwist roll;            ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
     pfTwist solver_guess;    ///< last post-step twist of the projection (warm start)
     int solver_sticks;       ///< the last projection kept the patch at rest
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):

@@ -86,10 +86,10 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
      * the solver's rounds could cycle between a static "stick" and a kinetic "slip" answer). */
     const double mu = p->solver_at_rest ? p->mat.mu_s : p->mat.mu_k;
     pfProjectResult pr;
-    const pfTwist *guess = (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 ||
-                            p->solver_guess.w != 0.0)
-                               ? &p->solver_guess
-                               : NULL;
+    const pfTwist *guess =
+        (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 || p->solver_guess.w != 0.0)
+            ? &p->solver_guess
+            : NULL;
     if (pf_patch_project(&def, mu, N, A, fw, p->roll, guess, &pr, NULL) != PF_OK) return;
     force[0] = pr.wrench.fx;
     force[1] = pr.wrench.fy;
