@@ -28,6 +28,23 @@
 /* Same floor as the adapter's Hertz radius (pf_ode_step.c). */
 #define PF_ODE_SOLVER_MIN_HERTZ_RADIUS 1e-7
 
+/* x = A^-1 b for a symmetric positive definite 3x3 A (Cholesky); 0 if A is not. */
+static int solve3(const double A[9], const double b[3], double x[3])
+{
+    double l00 = A[0] > 0.0 ? sqrt(A[0]) : 0.0;
+    if (!(l00 > 0.0)) return 0;
+    double l10 = A[3] / l00, l20 = A[6] / l00, d1 = A[4] - l10 * l10;
+    if (!(d1 > 0.0)) return 0;
+    double l11 = sqrt(d1), l21 = (A[7] - l20 * l10) / l11, d2 = A[8] - l20 * l20 - l21 * l21;
+    if (!(d2 > 0.0)) return 0;
+    double l22 = sqrt(d2);
+    double y0 = b[0] / l00, y1 = (b[1] - l10 * y0) / l11, y2 = (b[2] - l20 * y0 - l21 * y1) / l22;
+    x[2] = y2 / l22;
+    x[1] = (y1 - l21 * x[2]) / l11;
+    x[0] = (y0 - l10 * x[1] - l20 * x[2]) / l00;
+    return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+}
+
 static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
                     const dReal free_force[3], dReal force[3])
 {
@@ -85,18 +102,43 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
      * for one step, and the projection stays a continuous function of lambda* (with mu_k here,
      * the solver's rounds could cycle between a static "stick" and a kinetic "slip" answer). */
     const double mu = p->solver_at_rest ? p->mat.mu_s : p->mat.mu_k;
+    /* Midpoint rule: friction at the twist halfway through the step, xi_m = (xi_0 + xi_1) / 2.
+     * With xi_1 = h A (lambda - lambda*) (A per unit time, h the step) this is the projection
+     *   xi_m = (h/2) A (W(xi_m) - lambda*_m),   lambda*_m = lambda* - (h A)^-1 xi_0,
+     * second order for a sliding patch where the end-of-step twist (backward Euler) is first
+     * order. If the patch stops within the step (xi_1 = 2 xi_m - xi_0 turns against xi_0, or the
+     * midpoint sticks) the step ends at rest: backward Euler, whose stick set is the limit set. */
+    const double h = p->dt;
+    const pfTwist x0 = p->info.twist;
     pfProjectResult pr;
-    const pfTwist *guess =
-        (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 || p->solver_guess.w != 0.0)
-            ? &p->solver_guess
-            : NULL;
-    if (pf_patch_project(&def, mu, N, A, fw, p->roll, guess, &pr, NULL) != PF_OK) return;
+    int done = 0;
+    double Ahalf[9], ax0[3] = {x0.vx, x0.vy, x0.w}, s0[3];
+    for (int i = 0; i < 9; ++i)
+        Ahalf[i] = 0.5 * h * A[i];
+    if (h > 0.0 && (x0.vx != 0.0 || x0.vy != 0.0 || x0.w != 0.0) && solve3(A, ax0, s0)) {
+        pfWrench fm = {fw.fx - s0[0] / h, fw.fy - s0[1] / h, fw.mz - s0[2] / h};
+        const pfTwist *guess =
+            (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 || p->solver_guess.w != 0.0)
+                ? &p->solver_guess
+                : NULL;
+        if (pf_patch_project(&def, mu, N, Ahalf, fm, p->roll, guess, &pr, NULL) == PF_OK &&
+            !pr.sticks) {
+            const double r2 = p->rho_g * p->rho_g;
+            pfTwist x1 = {2.0 * pr.velocity.vx - x0.vx, 2.0 * pr.velocity.vy - x0.vy,
+                          2.0 * pr.velocity.w - x0.w};
+            if (x1.vx * x0.vx + x1.vy * x0.vy + r2 * x1.w * x0.w > 0.0) {
+                done = 1;
+                p->solver_guess = pr.velocity;
+            }
+        }
+    }
+    if (!done) {
+        if (pf_patch_project(&def, mu, N, A, fw, p->roll, NULL, &pr, NULL) != PF_OK) return;
+    }
     force[0] = pr.wrench.fx;
     force[1] = pr.wrench.fy;
     force[2] = pr.wrench.mz;
     p->solver_sticks = pr.sticks;
-    if (isfinite(pr.velocity.vx) && isfinite(pr.velocity.vy) && isfinite(pr.velocity.w))
-        p->solver_guess = pr.velocity;
 }
 
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2)

@@ -1310,7 +1310,27 @@ int pf_ode_after_step(pfOdeContext *ctx)
             add3(fo2, p->fb_patch.f2);
             add3(to2, p->fb_patch.t2);
             p->info.normal_force = nsum;
-            p->info.state = p->solver_sticks ? PF_ODE_STATE_STICK : PF_ODE_STATE_SLIP;
+            /* the state of the step: the last projection's, unless the patch ends the step
+             * moving (at the static threshold the solver's iterations can end on "stick" after
+             * earlier ones let the patch go) */
+            int sticks = p->solver_sticks;
+            if (sticks) {
+                const double *c = p->c;
+                dVector3 q1, q2 = {0, 0, 0, 0};
+                dBodyGetPointVel(p->b1, c[0], c[1], c[2], q1);
+                if (p->b2) dBodyGetPointVel(p->b2, c[0], c[1], c[2], q2);
+                const dReal *w1 = dBodyGetAngularVel(p->b1);
+                double dv[3] = {q1[0] - q2[0], q1[1] - q2[1], q1[2] - q2[2]};
+                double wn = w1[0] * p->n[0] + w1[1] * p->n[1] + w1[2] * p->n[2];
+                if (p->b2) {
+                    const dReal *w2 = dBodyGetAngularVel(p->b2);
+                    wn -= w2[0] * p->n[0] + w2[1] * p->n[1] + w2[2] * p->n[2];
+                }
+                double vt = hypot(pf_ode_dot(dv, p->x), pf_ode_dot(dv, p->y));
+                double tol = ctx->cfg.stick_velocity_tol;
+                if (!(vt < tol && fabs(wn) * p->rho_g < tol)) sticks = 0;
+            }
+            p->info.state = sticks ? PF_ODE_STATE_STICK : PF_ODE_STATE_SLIP;
         }
         /* ODE's feedback torque t1 is about G at the start of the step (the Jacobians are built
          * there); the post-step position would add (G1 - G0) x F = dt v x F to M_c */
