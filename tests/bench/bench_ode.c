@@ -3,7 +3,10 @@
  * (4 normal rows + one friction joint), both measured in one run. Prints one JSON line:
  *   {"name":"scene_1000_boxes","step_ratio_patch_over_stock":...,"patch_overhead_ns":...,...}
  * step = collide + (pf hooks) + dWorldQuickStep + empty; patch_overhead_ns = time in
- * pf_ode_before_step + pf_ode_after_step per patch. */
+ * pf_ode_before_step + pf_ode_after_step per patch. "scene_1000_boxes" is the adapter coupling
+ * (any ODE); with the patched ODE a second line, "scene_1000_boxes_solver", measures the
+ * in-solver coupling in the same run (its cost is the projection callback, per patch and per
+ * solver iteration, inside dWorldQuickStep). */
 #define _POSIX_C_SOURCE 199309L
 #include <patchfriction/pf_ode.h>
 
@@ -42,7 +45,7 @@ static void near(void *data, dGeomID a, dGeomID b)
 
 static const double MU = 0.5, MASS = 0.5, LX = 0.1, LY = 0.06, LZ = 0.04, G = 9.81;
 
-static void build(bscene *s, int stock)
+static void build(bscene *s, int stock, pfOdeCoupling coupling)
 {
     memset(s, 0, sizeof *s);
     s->world = dWorldCreate();
@@ -52,7 +55,9 @@ static void build(bscene *s, int stock)
     s->space = dHashSpaceCreate(0);
     s->group = dJointGroupCreate(0);
     dGeomID plane = dCreatePlane(s->space, 0, 0, 1, 0);
-    pf_ode_create(s->world, NULL, &s->pf, NULL);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = coupling;
+    pf_ode_create(s->world, &cfg, &s->pf, NULL);
     pfOdeMaterial m = pf_ode_default_material();
     m.mu_s = m.mu_k = MU;
     m.mode = stock ? PF_ODE_MODE_STOCK : PF_ODE_MODE_EXACT;
@@ -111,18 +116,21 @@ void pf_bench_ode(int quick)
     const double dt = 1e-3;
     const int warm = quick ? 5 : 50, blocks = quick ? 2 : 10, per = quick ? 5 : 50;
     dInitODE2(0);
-    static bscene st, pa;
-    build(&st, 1);
-    build(&pa, 0);
+    static bscene st, pa, so;
+    const int solver = pf_ode_solver_coupling_available();
+    build(&st, 1, PF_ODE_COUPLING_ADAPTER);
+    build(&pa, 0, PF_ODE_COUPLING_ADAPTER);
+    if (solver) build(&so, 0, PF_ODE_COUPLING_SOLVER);
     double t = 0.0;
     for (int i = 0; i < warm; ++i, t += dt) {
         step(&st, t, dt);
         step(&pa, t, dt);
+        if (solver) step(&so, t, dt);
     }
-    double ts = 0.0, tp = 0.0;
-    pa.hook_s = 0.0;
-    pa.patch_steps = 0;
-    /* interleaved blocks so that machine noise hits both modes alike */
+    double ts = 0.0, tp = 0.0, tv = 0.0;
+    pa.hook_s = so.hook_s = 0.0;
+    pa.patch_steps = so.patch_steps = 0;
+    /* interleaved blocks so that machine noise hits every mode alike */
     for (int b = 0; b < blocks; ++b) {
         double t0 = now();
         for (int i = 0; i < per; ++i)
@@ -131,8 +139,13 @@ void pf_bench_ode(int quick)
         for (int i = 0; i < per; ++i)
             step(&pa, t + i * dt, dt);
         double t2 = now();
+        if (solver)
+            for (int i = 0; i < per; ++i)
+                step(&so, t + i * dt, dt);
+        double t3 = now();
         ts += t1 - t0;
         tp += t2 - t1;
+        tv += t3 - t2;
         t += per * dt;
     }
     int nsteps = blocks * per;
@@ -141,10 +154,20 @@ void pf_bench_ode(int quick)
     printf("{\"name\":\"scene_1000_boxes\",\"step_ratio_patch_over_stock\":%.4f,"
            "\"patch_overhead_ns\":%.1f,\"stock_step_us\":%.1f,\"patch_step_us\":%.1f,"
            "\"boxes\":%d,\"steps\":%d,\"dt\":%g,\"stepper\":\"quickstep\",\"iterations\":20,"
-           "\"slip_fraction\":%.3f}\n",
+           "\"slip_fraction\":%.3f,\"coupling\":\"adapter\"}\n",
            tp / ts, 1e9 * pa.hook_s / (double)(pa.patch_steps > 0 ? pa.patch_steps : 1),
            1e6 * ts / nsteps, 1e6 * tp / nsteps, NBOX, nsteps, dt, slip_frac);
+    if (solver) {
+        /* the callbacks run inside dWorldQuickStep: per patch and solver iteration */
+        double per_call = 1e9 * (tv - ts) / ((double)nsteps * NBOX * 20);
+        printf("{\"name\":\"scene_1000_boxes_solver\",\"step_ratio_solver_over_stock\":%.4f,"
+               "\"step_ratio_solver_over_adapter\":%.4f,\"solver_step_us\":%.1f,"
+               "\"extra_ns_per_patch_iteration\":%.1f,\"boxes\":%d,\"steps\":%d,\"dt\":%g,"
+               "\"stepper\":\"quickstep\",\"iterations\":20,\"coupling\":\"solver\"}\n",
+               tv / ts, tv / tp, 1e6 * tv / nsteps, per_call, NBOX, nsteps, dt);
+    }
     fflush(stdout);
+    if (solver) destroy(&so);
     destroy(&st);
     destroy(&pa);
 }
