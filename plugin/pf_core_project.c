@@ -118,7 +118,8 @@ static double norm3(const double *a)
 {
     double m = fmax(fmax(fabs(a[0]), fabs(a[1])), fabs(a[2]));
     if (!(m > 0.0) || !isfinite(m)) return m;
-    double x = a[0] / m, y = a[1] / m, z = a[2] / m;
+    const double r = 1.0 / m; /* m is a normal double here: r is exact enough and finite */
+    double x = a[0] * r, y = a[1] * r, z = a[2] * r;
     return m * sqrt(x * x + y * y + z * z);
 }
 
@@ -388,11 +389,11 @@ static int newton(proj_state *ps, proj_point *p, double target)
 
 static int check_vec3(pfError *err, const char *name, const char *const comp[3], const double v[3])
 {
-    char field[40];
     for (int k = 0; k < 3; ++k) {
+        if (isfinite(v[k])) continue; /* the name is formatted only for the error */
+        char field[40];
         snprintf(field, sizeof field, "%s.%s", name, comp[k]);
-        int s = pf_check_finite(err, field, v[k]);
-        if (s != PF_OK) return s;
+        return pf_check_finite(err, field, v[k]);
     }
     return PF_OK;
 }
@@ -479,9 +480,11 @@ int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, cons
     if (!A) return pf_error_set(err, PF_ERR_NULL, "A", "Delassus block pointer is NULL");
     double amax = 0.0;
     for (int i = 0; i < 9; ++i) {
-        char field[8];
-        snprintf(field, sizeof field, "A[%d]", i);
-        if ((s = pf_check_finite(err, field, A[i])) != PF_OK) return s;
+        if (!isfinite(A[i])) { /* the name is formatted only for the error */
+            char field[8];
+            snprintf(field, sizeof field, "A[%d]", i);
+            return pf_check_finite(err, field, A[i]);
+        }
         amax = fmax(amax, fabs(A[i]));
     }
     const double lam[3] = {free_wrench.fx, free_wrench.fy, free_wrench.mz};

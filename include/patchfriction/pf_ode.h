@@ -106,6 +106,19 @@ typedef enum pfOdeCoupling {
                               ///< onto the limit surface. pf_ode_create rejects it (PF_ERR_RANGE)
                               ///< when the ODE in use lacks the patch series
 } pfOdeCoupling;
+/* The in-solver coupling (plugin/pf_ode_solver.c): each patch is one dJointCreatePatch joint
+ * (its normal rows and the friction block) whose callback the solver calls per iteration
+ * (QuickStep) or per round (dWorldStep) with the block's Delassus matrix A, the free wrench
+ * lambda* and the summed normal force N:
+ *  - a patch at rest: the static test of this adapter (CA or limit set; the loads' demand does
+ *    not depend on N) against the capacity at the solver's N; lambda = lambda* if it holds;
+ *  - otherwise the maximum-dissipation projection (pf_patch_project), mu_s for a breakaway step,
+ *    mu_k sliding, at the step's midpoint twist (xi0 + xi1)/2, or at xi1 (backward Euler) when
+ *    the patch stops within the step.
+ * The Hertz radius follows the solver's N. Rolling-resistance rows (P18) stay in the adapter with
+ * the previous step's N. Cost: one projection per patch per solver iteration, about 2.6 us (for
+ * 1000 sliding boxes under QuickStep, 20 iterations, a step 12x the stock-friction step). In
+ * pfOdePatchInfo, wrench and normal_force are the solver's; bounds are the adapter's estimate. */
 
 /** 1 if the ODE this library was built against and runs with has the patch series (compiled in
  *  and reported by dCheckConfiguration("ODE_EXT_patch_friction")), else 0. */
