@@ -2044,8 +2044,12 @@ int main(int argc, char **argv)
             jl.n, t_runs, cx.jobs, t_total, how);
     if (nl) fprintf(md, "## Not covered in this run\n\n%s\n", notes);
 
+    fprintf(md, "## Summary: stock, exact and pade friction against the reference\n\n");
+    fprintf(md, "Coupling of the exact and pade runs: %s (the default, `AUTO`).\n\n",
+            solver_ok ? "**solver** (in-solver: this build's ODE has the patch series)"
+                      : "**adapter** (this ODE has no patch series)");
     fprintf(md,
-            "## Summary: stock, exact and pade friction against the reference\n\n"
+            ""
             "**Error** = RMS over the run of the difference between the mode's position and "
             "the reference's, relative to the amplitude of the motion. For each position "
             "coordinate q (x, y, theta, x1, x2, ... as the scene's CSV names them) the mode's "
