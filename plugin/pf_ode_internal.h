@@ -76,7 +76,6 @@ typedef struct pfOdePair {
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):
     double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
-    long long solver_calls;  ///< projection callbacks this step
 } pfOdePair;
 
 #define PF_ODE_CHUNK 64

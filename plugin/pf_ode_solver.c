@@ -2,21 +2,22 @@
  *
  * With the patched ODE (ODE_EXT_patch_friction) a patch is one joint: the normal rows of its
  * contact points and three friction rows at the patch centre along x, y and about n. The solver
- * (QuickStep: in every iteration; dWorldStep: in every staggered round) sums the patch's normal
- * forces N and hands us the rows' Delassus block A and the free wrench lambda* that would hold
- * the patch at rest given everything else; project() below returns the friction wrench:
- *  - a patch at rest when the step began first gets the static test with mu_s on (A, lambda*)
- *    (unless the solver asks for the projection only: dWorldStep tests once, on the exact
- *    holding wrench of its first round):
- *    the CA criterion (pf_stick_general with a_free = -A lambda*, P10-P13 in Delassus form) or,
- *    with criterion LIMIT, the exact limit-set test; if it holds, lambda = lambda*;
- *  - otherwise the maximum-dissipation projection of lambda* onto the limit set in the metric
- *    of A (pf_patch_project): with mu_k for a sliding patch (it also brings the patch to rest
- *    within the step when lambda* fits inside the kinetic set), with mu_s for a patch at rest
- *    that breaks away, for that one step.
- * N is this step's, from inside the solver; the Hertz radius follows it. The adapter's own
- * linearisation (bounds from the previous step's N, rows along the predicted slip direction,
- * explicit driving components) is not used.
+ * (QuickStep: in every iteration; dWorldStep: in its rounds) sums the patch's normal forces N and
+ * hands project() below the rows' Delassus block A (per unit time: the step changes the rows'
+ * twist by h A times the force change) and the free wrench lambda* that would hold the patch at
+ * rest given everything else. project() returns the friction wrench:
+ *  - a patch at rest when the step began (|v|, |w| rho_g below stick_velocity_tol) gets the
+ *    adapter's static test of this step (CA or limit set, with its model of the other joints):
+ *    the loads' demand does not depend on N, the capacity D(incipient twist) is taken at the
+ *    solver's N; if it holds, lambda = lambda*. dWorldStep asks for this test once, on the exact
+ *    holding wrench of its first round (dPatchStickTest), later only for projections;
+ *  - otherwise the maximum-dissipation projection (pf_patch_project) with mu_k (mu_s for the
+ *    breakaway step of a patch at rest), taken at the step's midpoint twist (xi0 + xi1)/2,
+ *    second order while sliding, or at the end twist xi1 (backward Euler) when the patch stops
+ *    within the step.
+ * The Hertz radius follows the solver's N. The adapter's linearisation (bounds from the previous
+ * step's N, rows along a predicted slip direction, explicit driving components of the friction
+ * block) is not used; its drift targets while stuck and its rolling-resistance rows are.
  */
 #include "pf_ode_internal.h"
 
@@ -49,7 +50,6 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
                     const dReal free_force[3], dReal force[3])
 {
     pfOdePair *p = data;
-    p->solver_calls++;
     double N = normal_force > 0.0 && isfinite(normal_force) ? normal_force : 0.0;
     double A[9];
     for (int i = 0; i < 9; ++i)
@@ -107,7 +107,9 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
      *   xi_m = (h/2) A (W(xi_m) - lambda*_m),   lambda*_m = lambda* - (h A)^-1 xi_0,
      * second order for a sliding patch where the end-of-step twist (backward Euler) is first
      * order. If the patch stops within the step (xi_1 = 2 xi_m - xi_0 turns against xi_0, or the
-     * midpoint sticks) the step ends at rest: backward Euler, whose stick set is the limit set. */
+     * midpoint sticks) the step ends at rest: backward Euler, whose stick set is the limit set.
+     * A patch at rest when the step began also takes backward Euler: its rows may carry the
+     * anchor's drift targets, which the midpoint relation leaves out. */
     const double h = p->dt;
     const pfTwist x0 = p->info.twist;
     pfProjectResult pr;
@@ -115,7 +117,7 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
     double Ahalf[9], ax0[3] = {x0.vx, x0.vy, x0.w}, s0[3];
     for (int i = 0; i < 9; ++i)
         Ahalf[i] = 0.5 * h * A[i];
-    if (h > 0.0 && (x0.vx != 0.0 || x0.vy != 0.0 || x0.w != 0.0) && solve3(A, ax0, s0)) {
+    if (h > 0.0 && !p->solver_at_rest && solve3(A, ax0, s0)) {
         pfWrench fm = {fw.fx - s0[0] / h, fw.fy - s0[1] / h, fw.mz - s0[2] / h};
         const pfTwist *guess =
             (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 || p->solver_guess.w != 0.0)
@@ -158,7 +160,6 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dJointSetFeedback(j, &p->fb_patch);
     dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_step.c classify_joint) */
     p->solver_joint = 1;
-    p->solver_calls = 0;
     return 1;
 }
 

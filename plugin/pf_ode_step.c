@@ -1261,7 +1261,8 @@ int pf_ode_after_step(pfOdeContext *ctx)
                 nstock[k] = p->contacts[0].normal[k];
             n = nstock;
         }
-        for (int i = 0; i < p->ncontacts; ++i) {
+        /* (with the in-solver coupling the normal rows are the patch joint's: fb[] is unused) */
+        for (int i = 0; i < (p->solver_joint ? 0 : p->ncontacts); ++i) {
             nsum += p->fb[i].f1[0] * n[0] + p->fb[i].f1[1] * n[1] + p->fb[i].f1[2] * n[2];
             add3(fo1, p->fb[i].f1);
             add3(to1, p->fb[i].t1);
