@@ -271,10 +271,15 @@ static void ray_optimise(proj_state *ps, proj_point *p)
     }
     double tmin = PF_PROJECT_TINY_RADIUS * norm3(b);
     if (!(t > tmin)) t = tmin;
-    if (!(t > 0.0)) return; /* b == 0: q = 0 solves G already */
+    if (!(t > 0.0) || !isfinite(t)) return; /* b == 0: q = 0 solves G already */
+    proj_point keep = *p;
     for (int k = 0; k < 3; ++k)
         p->q[k] = t * n[k];
     residual_at(ps, p);
+    /* an overflowing radius (extreme A or free wrench) keeps the point as it was (fuzz: a NaN
+     * residual from t |A| beyond the double range) */
+    if (!isfinite(p->gn) || !isfinite(p->q[0]) || !isfinite(p->q[1]) || !isfinite(p->q[2]))
+        *p = keep;
 }
 
 /* Trial point of a damped step. Homogeneous models move the direction only (ray_optimise

@@ -663,6 +663,32 @@ START_TEST(test_bad_inputs)
 }
 END_TEST
 
+/* A case libFuzzer found (CI, fuzz_core): a thin rectangle, N ~ 8e223, a free spin moment
+ * ~5e279 and a block whose entries span 1e-297..3e5. The start point's exact radius overflowed,
+ * and the residual came out NaN while the wrench and velocity were finite. */
+START_TEST(test_fuzz_overflowing_radius)
+{
+    pfPatchDef d = rect_def();
+    d.length = 0.86017678864328784;
+    d.width = 0.00048816204070777422;
+    const double A[9] = {5.32532906784937e-08,  -0.12371269749508119,    0, -0.12371269749508119,
+                         287396.91625671537,    1.4579499289339379e-297, 0, 1.4579499289339379e-297,
+                         2.2733087770666629e-07};
+    pfWrench free = {5.3784562283199936e-299, -1.5914728910454441e-248, 5.1075265443976461e+279};
+    pfTwist roll = {4.8199793718100693e-22, 0, 0}, guess = {0, 0, 0};
+    pfProjectResult r;
+    pfError e;
+    int s = pf_patch_project(&d, 4.57763671875e-05, 7.9326085198737533e+223, A, free, roll, &guess,
+                             &r, &e);
+    ck_assert_msg(s == PF_OK || (s < 0 && e.field[0] != '\0'), "status %d", s);
+    if (s == PF_OK)
+        ck_assert_msg(isfinite(r.wrench.fx) && isfinite(r.wrench.fy) && isfinite(r.wrench.mz) &&
+                          isfinite(r.velocity.vx) && isfinite(r.velocity.vy) &&
+                          isfinite(r.velocity.w) && isfinite(r.residual) && r.residual >= 0.0,
+                      "non-finite output");
+}
+END_TEST
+
 START_TEST(test_extreme_inputs_stay_finite)
 {
     /* random magnitudes over the documented domain: PF_OK with finite outputs, or an error
@@ -734,6 +760,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_zero_friction_and_zero_load);
     tcase_add_test(tc, test_bad_inputs);
     tcase_add_test(tc, test_extreme_inputs_stay_finite);
+    tcase_add_test(tc, test_fuzz_overflowing_radius);
     suite_add_tcase(s, tc);
     return s;
 }
