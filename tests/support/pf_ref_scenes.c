@@ -481,6 +481,7 @@ int pf_ref_coupled_default(const char *case_name, pfRefCoupled *p)
     p->m1 = p->m2 = 1.0;
     p->a1 = 0.0;
     p->a2 = 200.0;
+    p->g = 9.81;
     if (!case_name || !strcmp(case_name, "stick")) {
         p->b = 0.5;
         p->x1 = 0.006;
@@ -525,6 +526,15 @@ typedef struct Cp {
     double s;  /* slip: sgn(z_dot) */
 } Cp;
 
+/* Friction bound b(t) = mu m2 (g + z''(t)) with mu = b / (m2 g): the normal force between the
+ * masses is m2 (g + z'') since body 2 follows the base's vertical motion z = az sin(wz t).
+ * az = 0: the fixed bound b. */
+static double cp_b(const pfRefCoupled *p, double t)
+{
+    if (p->az == 0.0) return p->b;
+    return p->b * (1.0 - p->az * p->wz * p->wz * sin(p->wz * t) / p->g);
+}
+
 /* Acceleration of the stuck pair and the friction force body 2 needs for it. */
 static double cp_stick_acc(const pfRefCoupled *p, const double *y)
 {
@@ -533,7 +543,6 @@ static double cp_stick_acc(const pfRefCoupled *p, const double *y)
 
 static int cp_rhs(double t, const double y[], double f[], void *par)
 {
-    (void)t;
     const Cp *c = par;
     const pfRefCoupled *p = c->p;
     f[0] = y[1];
@@ -541,8 +550,9 @@ static int cp_rhs(double t, const double y[], double f[], void *par)
     if (c->stick) {
         f[1] = f[3] = cp_stick_acc(p, y);
     } else {
-        f[1] = (-p->a1 * y[1] - p->a2 * y[0] - p->b * c->s) / p->m1;
-        f[3] = p->b * c->s / p->m2;
+        double b = cp_b(p, t);
+        f[1] = (-p->a1 * y[1] - p->a2 * y[0] - b * c->s) / p->m1;
+        f[3] = b * c->s / p->m2;
     }
     return GSL_SUCCESS;
 }
@@ -553,19 +563,19 @@ static double cp_energy(const pfRefCoupled *p, const double *y)
 }
 
 /* Event function of the current phase: slip -> s z_dot (falls to 0), stick -> b - |m2 a|. */
-static double cp_event(const Cp *c, const double *y)
+static double cp_event(const Cp *c, double t, const double *y)
 {
-    if (c->stick) return c->p->b - fabs(c->p->m2 * cp_stick_acc(c->p, y));
+    if (c->stick) return cp_b(c->p, t) - fabs(c->p->m2 * cp_stick_acc(c->p, y));
     return c->s * (y[1] - y[3]);
 }
 
 /* At z_dot = 0: stick if static friction can carry body 2, else slip in the direction the
  * relative acceleration takes (body 2 lags when m2 a > b). */
-static void cp_switch(Cp *c, double *y)
+static void cp_switch(Cp *c, double t, double *y)
 {
     double a = cp_stick_acc(c->p, y);
     y[3] = y[1];
-    if (fabs(c->p->m2 * a) <= c->p->b) {
+    if (fabs(c->p->m2 * a) <= cp_b(c->p, t)) {
         c->stick = 1;
     } else {
         c->stick = 0;
@@ -576,7 +586,7 @@ static void cp_switch(Cp *c, double *y)
 static void cp_record(const Cp *c, pfRefResult *r, double t, const double *y)
 {
     const pfRefCoupled *p = c->p;
-    double fr = c->stick ? p->m2 * cp_stick_acc(p, y) : p->b * c->s;
+    double fr = c->stick ? p->m2 * cp_stick_acc(p, y) : cp_b(p, t) * c->s;
     double v[CP_NCOL] = {
         t, y[0], y[1], y[2], y[3], y[1] - y[3], fr, cp_energy(p, y), (double)c->stick};
     memcpy(res_row(r), v, sizeof v);
@@ -584,11 +594,12 @@ static void cp_record(const Cp *c, pfRefResult *r, double t, const double *y)
 
 int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRefResult *out)
 {
+    if (p->az != 0.0 && !(p->az * p->wz * p->wz < p->g)) return -1; /* body 2 would lift off */
     if (res_init(out, cp_cols, CP_NCOL, t_end, out_dt)) return -1;
     Cp c = {p, 0, 1.0};
     double y[4] = {p->x1, p->v1, 0.0, 0.0}, yp[4], yt[4], yerr[4];
     if (y[1] == y[3])
-        cp_switch(&c, y);
+        cp_switch(&c, 0.0, y);
     else
         c.s = y[1] > y[3] ? 1.0 : -1.0;
     gsl_odeiv2_system sys = {cp_rhs, NULL, 4, &c};
@@ -603,19 +614,19 @@ int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRef
     while (k <= n_samples(t_end, out_dt)) {
         double target = sample_time(k, out_dt), tp = t;
         memcpy(yp, y, sizeof y);
-        double g0 = cp_event(&c, yp);
+        double g0 = cp_event(&c, tp, yp);
         if (gsl_odeiv2_evolve_apply(ev, ctl, st, &sys, &t, target, &h, y) != GSL_SUCCESS) {
             status = -1;
             break;
         }
-        if (g0 > 0.0 && cp_event(&c, y) <= 0.0) {
+        if (g0 > 0.0 && cp_event(&c, t, y) <= 0.0) {
             double lo = 0.0, hi = t - tp;
             while (hi - lo > REF_EVENT_TOL) {
                 double hm = 0.5 * (lo + hi);
                 memcpy(yt, yp, sizeof y);
                 gsl_odeiv2_step_reset(st2);
                 gsl_odeiv2_step_apply(st2, tp, hm, yt, yerr, NULL, NULL, &sys);
-                if (cp_event(&c, yt) > 0.0)
+                if (cp_event(&c, tp + hm, yt) > 0.0)
                     lo = hm;
                 else
                     hi = hm;
@@ -629,7 +640,7 @@ int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRef
                 c.stick = 0;
                 c.s = a > 0 ? 1.0 : -1.0;
             } else {
-                cp_switch(&c, y);
+                cp_switch(&c, t, y);
             }
             out->switches++;
             gsl_odeiv2_evolve_reset(ev);
@@ -671,7 +682,6 @@ int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRef
 
 static const char *const tb_cols[] = {"t", "x", "y", "vx", "vy", "wx", "wy", "wz", "energy"};
 #define TB_NCOL 9
-#define TB_DENSITY 7800.0 /* the scene's steel ball, for the energy column */
 
 int pf_ref_table_default(const char *case_name, pfRefTable *p)
 {
@@ -683,6 +693,7 @@ int pf_ref_table_default(const char *case_name, pfRefTable *p)
     p->r = 0.02;
     p->eps_t = p->eps_r = 0.01;
     p->g = 9.81;
+    p->density = 7800.0; /* the scene's steel ball, for the energy column */
     p->v0[1] = 0.4;
     if (!case_name || !strcmp(case_name, "excitation-1") || !strcmp(case_name, "spinning")) {
         p->ax = 1.0;
@@ -750,20 +761,30 @@ double pf_ref_table_duration(const pfRefTable *p)
     return 1.0;
 }
 
+/* Normal acceleration of the table (and of the ball on it), g_n(t) = N(t)/m:
+ *   the table's normal coordinate is z(t) = az sin(wz t), so z'' = -az wz^2 sin(wz t); the ball
+ *   keeps contact, so its normal acceleration is z'' too, and the normal balance
+ *   m z'' = N - m g cos(alpha) gives N/m = g cos(alpha) + z''(t). az = 0: g cos(alpha). */
+static double tb_gn(const pfRefTable *p, double t)
+{
+    return p->g * cos(p->tilt) - p->az * p->wz * p->wz * sin(p->wz * t);
+}
+
 /* y = (X, Y, vx, vy, wx, wy, wz). P19/P20 with the core's dimensional wrench:
- * F = -mu N T, M_spin = -a mu N M_s, M_roll = a N M_r, N = m g cos(alpha), B = 2/5 m r^2. */
+ * F = -mu N T, M_spin = -a mu N M_s, M_roll = a N M_r, N = m g_n(t), B = 2/5 m r^2; the Hertz
+ * radius follows the load, a(t) = a (g_n / g_n0)^(1/3) with g_n0 = g cos(alpha). */
 static int tb_rhs(double t, const double y[], double f[], void *par)
 {
     const pfRefTable *p = par;
     double ex = p->ax * cos(p->wa * t), ey = p->ay * cos(p->wb * t + p->phi);
-    double gn = p->g * cos(p->tilt); /* N / m */
+    double gn = tb_gn(p, t), gn0 = p->g * cos(p->tilt); /* N / m */
+    double a = p->a * cbrt(gn / gn0);
     pfTwist tw = {y[2] - p->r * y[5] + ex, y[3] + p->r * y[4] + ey, y[6]};
     pfTwist roll = {y[2] + ex, y[3] + ey, 0.0};
     /* per unit mass: N = gn */
-    pfWrench w = p->pade
-                     ? pf_hertz_disk_pade(p->a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r)
-                     : pf_hertz_disk_friction(p->a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r);
-    pfVec2 mr = pf_hertz_rolling_moment(p->a, gn, p->d, roll, p->eps_r);
+    pfWrench w = p->pade ? pf_hertz_disk_pade(a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r)
+                         : pf_hertz_disk_friction(a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r);
+    pfVec2 mr = pf_hertz_rolling_moment(a, gn, p->d, roll, p->eps_r);
     double B = 0.4 * p->r * p->r; /* per unit mass */
     f[0] = y[2];
     f[1] = y[3];
@@ -778,6 +799,7 @@ static int tb_rhs(double t, const double y[], double f[], void *par)
 
 int pf_ref_table_run(const pfRefTable *p, double t_end, double out_dt, pfRefResult *out)
 {
+    if (!(p->az * p->wz * p->wz < p->g * cos(p->tilt))) return -1; /* lift-off */
     if (res_init(out, tb_cols, TB_NCOL, t_end, out_dt)) return -1;
     gsl_odeiv2_system sys = {tb_rhs, NULL, 7, (void *)p};
     gsl_odeiv2_driver *d =
@@ -791,8 +813,9 @@ int pf_ref_table_run(const pfRefTable *p, double t_end, double out_dt, pfRefResu
             status = -1;
             break;
         }
-        /* in-plane mechanical energy in the ground frame (the scene's definition) [J] */
-        double m = TB_DENSITY * 4.0 / 3.0 * M_PI * p->r * p->r * p->r;
+        /* in-plane mechanical energy in the ground frame (the scene's definition; the normal
+         * motion z(t) is prescribed, the same in every run, and left out) [J] */
+        double m = p->density * 4.0 / 3.0 * M_PI * p->r * p->r * p->r;
         double e = m * (0.5 * (y[2] * y[2] + y[3] * y[3]) +
                         0.2 * p->r * p->r * (y[4] * y[4] + y[5] * y[5] + y[6] * y[6]) -
                         p->g * sin(p->tilt) * y[0]);
@@ -802,12 +825,8 @@ int pf_ref_table_run(const pfRefTable *p, double t_end, double out_dt, pfRefResu
     gsl_odeiv2_driver_free(d);
     if (status) return status;
     const double *last = out->rows + (out->n - 1) * TB_NCOL;
-    double maxd = 0;
-    for (long i = 0; i < out->n; ++i)
-        maxd = fmax(maxd, hypot(out->rows[i * TB_NCOL + 1], out->rows[i * TB_NCOL + 2]));
     res_metric(out, "final_x", last[1]);
     res_metric(out, "final_y", last[2]);
     res_metric(out, "final_wz", last[7]);
-    (void)maxd;
     return 0;
 }

@@ -7,6 +7,10 @@
  *  - coupled-masses (§4, P21): stick condition on the acceleration.
  *  - shaking-table  (§3, P19/P20): ball on a tilted vibrating table.
  *
+ * The coupled-masses and shaking-table references also integrate a vibration along the normal,
+ * z(t) = az sin(wz t) (the varying-load cases of pf_ref_varying.h are thin wrappers); with
+ * az = 0, as the case defaults set, the load is fixed.
+ *
  * The trajectory has the same CSV columns and the metrics the same JSON keys as the scene of
  * pf-demo (demos/scenes/pf_scene_*.c), so the two can be compared column by column. */
 #ifndef PF_REF_SCENES_H
@@ -75,13 +79,19 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
 typedef struct pfRefCoupled {
     double m1, m2, a1, a2, b; ///< P21 [kg, kg, N s/m, N/m, N]
     double x1, v1;            ///< initial state of body 1 (body 2 at rest at 0) [m, m/s]
+    /** Vertical base vibration z(t) = az sin(wz t) [m, rad/s]: b is the static bound mu m2 g and
+     *  the bound becomes b(t) = b (g + z''(t)) / g; az = 0: fixed b (g then unused). */
+    double az, wz;
+    double g; ///< [m/s^2]
 } pfRefCoupled;
 
 /** Cases "stick" (b = 0.5, x1(0) = 0.006) and "slip" (b = 0.05, v1(0) = 0.15); m1 = m2 = 1,
- *  a1 = 0, a2 = 200. Returns 0 or -1. */
+ *  a1 = 0, a2 = 200, g = 9.81, az = wz = 0. Returns 0 or -1. */
 int pf_ref_coupled_default(const char *case_name, pfRefCoupled *p);
 int pf_ref_coupled_set(pfRefCoupled *p, const char *key, const char *value, char *msg, int n);
 double pf_ref_coupled_duration(const pfRefCoupled *p);
+/** Columns and metrics of the coupled-masses scene. Returns 0, or -1 if body 2 would lift off
+ *  (az wz^2 >= g) or the integration fails. */
 int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRefResult *out);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -96,13 +106,21 @@ typedef struct pfRefTable {
     double eps_t, eps_r;        ///< regularisation [1/s]
     double g;
     double v0[2], w0[3]; ///< initial ball velocity [m/s] and angular velocity [rad/s]
+    /** Normal vibration z(t) = az sin(wz t) [m, rad/s]: g cos(alpha) becomes the normal
+     *  acceleration g_n(t) = g cos(alpha) + z''(t) in every moment, and the Hertz radius follows
+     *  the load, a(t) = a (g_n / (g cos(alpha)))^(1/3); az = 0: fixed load. */
+    double az, wz;
+    double density; ///< ball density for the energy column [kg/m^3]
 } pfRefTable;
 
 /** Cases "excitation-1" (A = (1, 0.5), omega = (1000, 500), phi 0), "excitation-2"
- *  (A = (1, 3), omega = (1200, 1000), phi 1) and "spinning" (excitation-1 with wz0 = 100). */
+ *  (A = (1, 3), omega = (1200, 1000), phi 1) and "spinning" (excitation-1 with wz0 = 100);
+ *  density 7800 (the scene's steel ball), az = wz = 0. */
 int pf_ref_table_default(const char *case_name, pfRefTable *p);
 int pf_ref_table_set(pfRefTable *p, const char *key, const char *value, char *msg, int n);
 double pf_ref_table_duration(const pfRefTable *p);
+/** Columns t, x, y, vx, vy, wx, wy, wz, energy; metrics final_x, final_y, final_wz. Returns 0,
+ *  or -1 if the ball would lift off (az wz^2 >= g cos(alpha)) or the integration fails. */
 int pf_ref_table_run(const pfRefTable *p, double t_end, double out_dt, pfRefResult *out);
 
 #endif

@@ -24,12 +24,10 @@
 #define V_FREEZE 1e-8
 #define V_ZERO 1e-9
 
-/* Scene definitions restated (demos/scenes/pf_scene_sliding.c, pf_scene_coupled.c). */
+/* Scene definitions restated (demos/scenes/pf_scene_sliding.c). */
 #define SL_V_REST 2e-4
 #define SL_V_STOP 1e-3
 #define SL_MIN_STOP 0.01
-#define CP_Z_TOL 1e-4
-#define CP_MIN_STICK 0.02
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
@@ -81,9 +79,6 @@ static int parse_num(const char *key, const char *value, double *out, double lo,
 /* shaking-table vertical                                                                      */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char *const tv_cols[] = {"t", "x", "y", "vx", "vy", "wx", "wy", "wz", "energy"};
-#define TV_NCOL 9
-
 void pf_ref_table_vertical_default(pfRefTableVertical *p)
 {
     memset(p, 0, sizeof *p);
@@ -101,77 +96,14 @@ int pf_ref_table_vertical_set(pfRefTableVertical *p, const char *key, const char
     return pf_ref_table_set(&p->t, key, value, msg, n);
 }
 
-/* Normal acceleration of the table (and of the ball on it), g_n(t) = N(t)/m:
- *   the table's normal coordinate is z(t) = az sin(wz t), so z'' = -az wz^2 sin(wz t); the ball
- *   keeps contact, so its normal acceleration is z'' too, and the normal balance
- *   m z'' = N - m g cos(alpha) gives N/m = g cos(alpha) + z''(t).                              */
-static double tv_gn(const pfRefTableVertical *p, double t)
-{
-    return p->t.g * cos(p->t.tilt) - p->az * p->wz * p->wz * sin(p->wz * t);
-}
-
-/* P19/P20 per unit mass with g cos(alpha) -> g_n(t) and a -> a (g_n / g_n0)^(1/3). */
-static int tv_rhs(double t, const double y[], double f[], void *par)
-{
-    const pfRefTableVertical *pv = par;
-    const pfRefTable *p = &pv->t;
-    double ex = p->ax * cos(p->wa * t), ey = p->ay * cos(p->wb * t + p->phi);
-    double gn = tv_gn(pv, t), gn0 = p->g * cos(p->tilt);
-    double a = p->a * cbrt(gn / gn0);
-    pfTwist tw = {y[2] - p->r * y[5] + ex, y[3] + p->r * y[4] + ey, y[6]};
-    pfTwist roll = {y[2] + ex, y[3] + ey, 0.0};
-    pfWrench w = p->pade ? pf_hertz_disk_pade(a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r)
-                         : pf_hertz_disk_friction(a, p->mu, gn, p->d, tw, roll, p->eps_t, p->eps_r);
-    pfVec2 mr = pf_hertz_rolling_moment(a, gn, p->d, roll, p->eps_r);
-    double B = 0.4 * p->r * p->r;
-    f[0] = y[2];
-    f[1] = y[3];
-    f[2] = w.fx + p->g * sin(p->tilt);
-    f[3] = w.fy;
-    f[4] = (p->r * w.fy + mr.x) / B;
-    f[5] = (-p->r * w.fx + mr.y) / B;
-    f[6] = w.mz / B;
-    return GSL_SUCCESS;
-}
-
-/* In-plane mechanical energy of the ball in the ground frame: translation in the table's plane,
- * rotation, and the down-slope potential; the normal motion z(t) is prescribed (the same in
- * every run) and left out. [J] */
-static double tv_energy(const pfRefTableVertical *p, const double *y)
-{
-    double r = p->t.r, m = p->density * 4.0 / 3.0 * M_PI * r * r * r;
-    double w2 = y[4] * y[4] + y[5] * y[5] + y[6] * y[6];
-    return m *
-           (0.5 * (y[2] * y[2] + y[3] * y[3]) + 0.2 * r * r * w2 - p->t.g * sin(p->t.tilt) * y[0]);
-}
-
 int pf_ref_table_vertical_run(const pfRefTableVertical *p, double t_end, double out_dt,
                               pfRefResult *out)
 {
-    if (!(p->az * p->wz * p->wz < p->t.g * cos(p->t.tilt))) return -1; /* lift-off */
-    if (res_init(out, tv_cols, TV_NCOL, t_end, out_dt)) return -1;
-    gsl_odeiv2_system sys = {tv_rhs, NULL, 7, (void *)p};
-    gsl_odeiv2_driver *d =
-        gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-6, 1e-11, 1e-10);
-    double y[7] = {0, 0, p->t.v0[0], p->t.v0[1], p->t.w0[0], p->t.w0[1], p->t.w0[2]};
-    double t = 0.0;
-    int status = 0;
-    for (long k = 0; k <= n_samples(t_end, out_dt); ++k) {
-        double target = (double)k * out_dt;
-        if (k > 0 && gsl_odeiv2_driver_apply(d, &t, target, y) != GSL_SUCCESS) {
-            status = -1;
-            break;
-        }
-        double v[TV_NCOL] = {target, y[0], y[1], y[2], y[3], y[4], y[5], y[6], tv_energy(p, y)};
-        memcpy(res_row(out), v, sizeof v);
-    }
-    gsl_odeiv2_driver_free(d);
-    if (status) return status;
-    const double *last = out->rows + (out->n - 1) * TV_NCOL;
-    res_metric(out, "final_x", last[1]);
-    res_metric(out, "final_y", last[2]);
-    res_metric(out, "final_wz", last[7]);
-    return 0;
+    pfRefTable q = p->t;
+    q.az = p->az;
+    q.wz = p->wz;
+    q.density = p->density;
+    return pf_ref_table_run(&q, t_end, out_dt, out);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -595,10 +527,6 @@ int pf_ref_slope_drop_run(const pfRefSlopeDrop *p, double t_end, double out_dt, 
 /* coupled-masses vertical (P21 with b(t))                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-static const char *const cv_cols[] = {"t",     "x1",       "v1",     "x2",   "v2",
-                                      "z_dot", "friction", "energy", "stick"};
-#define CV_NCOL 9
-
 void pf_ref_coupled_vertical_default(pfRefCoupledVertical *p)
 {
     memset(p, 0, sizeof *p);
@@ -622,149 +550,14 @@ double pf_ref_coupled_vertical_duration(const pfRefCoupledVertical *p)
     return 5.0;
 }
 
-typedef struct Cv {
-    const pfRefCoupledVertical *p;
-    int stick;
-    double s;
-} Cv;
-
-/* b(t) = mu m2 (g + z''(t)) with mu = b0 / (m2 g): the normal force between the masses is
- * m2 (g + z'') since body 2 follows the base's vertical motion. */
-static double cv_b(const pfRefCoupledVertical *p, double t)
-{
-    return p->c.b * (1.0 - p->az * p->wz * p->wz * sin(p->wz * t) / p->g);
-}
-
-static double cv_stick_acc(const pfRefCoupled *p, const double *y)
-{
-    return (-p->a1 * y[1] - p->a2 * y[0]) / (p->m1 + p->m2);
-}
-
-static int cv_rhs(double t, const double y[], double f[], void *par)
-{
-    const Cv *c = par;
-    const pfRefCoupled *p = &c->p->c;
-    f[0] = y[1];
-    f[2] = y[3];
-    if (c->stick) {
-        f[1] = f[3] = cv_stick_acc(p, y);
-    } else {
-        double b = cv_b(c->p, t);
-        f[1] = (-p->a1 * y[1] - p->a2 * y[0] - b * c->s) / p->m1;
-        f[3] = b * c->s / p->m2;
-    }
-    return GSL_SUCCESS;
-}
-
-static double cv_event(const Cv *c, double t, const double *y)
-{
-    if (c->stick) return cv_b(c->p, t) - fabs(c->p->c.m2 * cv_stick_acc(&c->p->c, y));
-    return c->s * (y[1] - y[3]);
-}
-
-static void cv_switch(Cv *c, double t, double *y)
-{
-    double a = cv_stick_acc(&c->p->c, y);
-    y[3] = y[1];
-    if (fabs(c->p->c.m2 * a) <= cv_b(c->p, t)) {
-        c->stick = 1;
-    } else {
-        c->stick = 0;
-        c->s = a > 0 ? 1.0 : -1.0;
-    }
-}
-
-static void cv_record(const Cv *c, pfRefResult *r, double t, const double *y)
-{
-    const pfRefCoupled *p = &c->p->c;
-    double fr = c->stick ? p->m2 * cv_stick_acc(p, y) : cv_b(c->p, t) * c->s;
-    double e = 0.5 * p->a2 * y[0] * y[0] + 0.5 * p->m1 * y[1] * y[1] + 0.5 * p->m2 * y[3] * y[3];
-    double v[CV_NCOL] = {t, y[0], y[1], y[2], y[3], y[1] - y[3], fr, e, (double)c->stick};
-    memcpy(res_row(r), v, sizeof v);
-}
-
 int pf_ref_coupled_vertical_run(const pfRefCoupledVertical *p, double t_end, double out_dt,
                                 pfRefResult *out)
 {
-    if (!(p->az * p->wz * p->wz < p->g)) return -1; /* body 2 would lift off */
-    if (res_init(out, cv_cols, CV_NCOL, t_end, out_dt)) return -1;
-    Cv c = {p, 0, 1.0};
-    double y[4] = {p->c.x1, p->c.v1, 0.0, 0.0}, yp[4], yt[4], yerr[4];
-    if (y[1] == y[3])
-        cv_switch(&c, 0.0, y);
-    else
-        c.s = y[1] > y[3] ? 1.0 : -1.0;
-    gsl_odeiv2_system sys = {cv_rhs, NULL, 4, &c};
-    gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 4);
-    gsl_odeiv2_step *st2 = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 4);
-    gsl_odeiv2_control *ctl = gsl_odeiv2_control_y_new(ABS_TOL, REL_TOL);
-    gsl_odeiv2_evolve *ev = gsl_odeiv2_evolve_alloc(4);
-    double t = 0.0, h = 1e-5;
-    cv_record(&c, out, 0.0, y);
-    long k = 1;
-    int status = 0;
-    while (k <= n_samples(t_end, out_dt)) {
-        double target = (double)k * out_dt, tp = t;
-        memcpy(yp, y, sizeof y);
-        double g0 = cv_event(&c, tp, yp);
-        if (gsl_odeiv2_evolve_apply(ev, ctl, st, &sys, &t, target, &h, y) != GSL_SUCCESS) {
-            status = -1;
-            break;
-        }
-        if (g0 > 0.0 && cv_event(&c, t, y) <= 0.0) {
-            double lo = 0.0, hi = t - tp;
-            while (hi - lo > EVENT_TOL) {
-                double hm = 0.5 * (lo + hi);
-                memcpy(yt, yp, sizeof y);
-                gsl_odeiv2_step_reset(st2);
-                gsl_odeiv2_step_apply(st2, tp, hm, yt, yerr, NULL, NULL, &sys);
-                if (cv_event(&c, tp + hm, yt) > 0.0)
-                    lo = hm;
-                else
-                    hi = hm;
-            }
-            memcpy(y, yp, sizeof y);
-            gsl_odeiv2_step_reset(st2);
-            gsl_odeiv2_step_apply(st2, tp, hi, y, yerr, NULL, NULL, &sys);
-            t = tp + hi;
-            if (c.stick) { /* breakaway: slip in the direction body 2 lags */
-                double a = cv_stick_acc(&p->c, y);
-                c.stick = 0;
-                c.s = a > 0 ? 1.0 : -1.0;
-            } else {
-                cv_switch(&c, t, y);
-            }
-            out->switches++;
-            gsl_odeiv2_evolve_reset(ev);
-            h = 1e-6;
-        }
-        if (t >= target - 1e-13) {
-            cv_record(&c, out, target, y);
-            k++;
-        }
-    }
-    gsl_odeiv2_evolve_free(ev);
-    gsl_odeiv2_control_free(ctl);
-    gsl_odeiv2_step_free(st);
-    gsl_odeiv2_step_free(st2);
-    if (status) return status;
-    double first = NAN, run_start = NAN, emin = HUGE_VAL, rise = 0.0, stick_time = 0.0;
-    for (long i = 0; i < out->n; ++i) {
-        const double *r = out->rows + i * CV_NCOL;
-        int st_ = fabs(r[5]) < CP_Z_TOL;
-        if (st_ && isnan(run_start)) run_start = r[0];
-        if (!st_) run_start = NAN;
-        if (isnan(first) && !isnan(run_start) && r[0] - run_start >= CP_MIN_STICK)
-            first = run_start;
-        if (i > 0 && st_) stick_time += out_dt;
-        emin = fmin(emin, r[7]);
-        rise = fmax(rise, r[7] - emin);
-    }
-    res_metric(out, "first_stick_time", first);
-    res_metric(out, "max_energy_increase", rise);
-    res_metric(out, "final_energy", out->rows[(out->n - 1) * CV_NCOL + 7]);
-    res_metric(out, "stick_time", stick_time);
-    return 0;
+    pfRefCoupled q = p->c;
+    q.az = p->az;
+    q.wz = p->wz;
+    q.g = p->g;
+    return pf_ref_coupled_run(&q, t_end, out_dt, out);
 }
 
 /* ------------------------------------------------------------------------------------------ */

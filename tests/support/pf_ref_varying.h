@@ -1,6 +1,8 @@
 /* Reference solutions of the varying-normal-load cases (pf-demo shaking-table --case vertical,
  * sliding-blocks --case slope-drop, coupled-masses --case vertical), integrated with GSL odeiv2
- * (rk8pd) independently of ODE and of the adapter, with the same CSV columns as the scenes, and
+ * (rk8pd) independently of ODE and of the adapter (the two vertical cases by the integrators of
+ * pf_ref_scenes.c, which take the normal vibration as parameters; the entry points here are
+ * their case defaults and --set keys), with the same CSV columns as the scenes, and
  * the comparison metrics the scene tests use (defined exactly as pf-report defines them).
  *
  *  - shaking-table vertical (physics.md §3, P19/P20): the table also moves along its normal,
@@ -15,7 +17,7 @@
  *    and spins, stops. The patch wrench is computed here from P7's corner sums (and Gauss-Legendre
  *    quadrature of P3 when the centre of rotation is far away), not by the core.
  *  - coupled-masses vertical (P21): the rig vibrates vertically, z(t) = A_z sin(omega_z t), so
- *    b(t) = mu m2 (g + z''(t)); stick/slip switches located as events as in pf_ref_scenes.c. */
+ *    b(t) = mu m2 (g + z''(t)); stick/slip switches located as events (pf_ref_coupled_run). */
 #ifndef PF_REF_VARYING_H
 #define PF_REF_VARYING_H
 
@@ -36,7 +38,8 @@ void pf_ref_table_vertical_default(pfRefTableVertical *p);
 /** The table's keys (pf_ref_table_set) plus A_z, omega_z. Returns 0 or -1 with msg. */
 int pf_ref_table_vertical_set(pfRefTableVertical *p, const char *key, const char *value, char *msg,
                               int n);
-/** Columns t, x, y, vx, vy, wx, wy, wz, energy; metrics final_x, final_y, final_wz. */
+/** pf_ref_table_run of t with its az, wz, density taken from p: columns t, x, y, vx, vy, wx, wy,
+ *  wz, energy; metrics final_x, final_y, final_wz. -1 on lift-off (A_z omega_z^2 >= g cos). */
 int pf_ref_table_vertical_run(const pfRefTableVertical *p, double t_end, double out_dt,
                               pfRefResult *out);
 
@@ -90,8 +93,9 @@ void pf_ref_coupled_vertical_default(pfRefCoupledVertical *p);
 int pf_ref_coupled_vertical_set(pfRefCoupledVertical *p, const char *key, const char *value,
                                 char *msg, int n);
 double pf_ref_coupled_vertical_duration(const pfRefCoupledVertical *p);
-/** Columns and metrics of the coupled-masses scene; energy = a2 x1^2/2 + m1 v1^2/2 + m2 v2^2/2
- *  (the horizontal motion; the prescribed vertical motion is the same in every run). */
+/** pf_ref_coupled_run of c with its az, wz, g taken from p: columns and metrics of the
+ *  coupled-masses scene; energy = a2 x1^2/2 + m1 v1^2/2 + m2 v2^2/2 (the horizontal motion; the
+ *  prescribed vertical motion is the same in every run). -1 on lift-off (A_z omega_z^2 >= g). */
 int pf_ref_coupled_vertical_run(const pfRefCoupledVertical *p, double t_end, double out_dt,
                                 pfRefResult *out);
 
