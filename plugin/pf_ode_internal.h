@@ -49,7 +49,6 @@ typedef struct pfOdePair {
     int has_drive;                 ///< 1: drive_f / drive_t applied explicitly this step
     double drive_f[3];             ///< explicit friction force on body 1 at c (world) [N]
     double drive_t[3];             ///< explicit friction moment on body 1 (world) [N m]
-    double drive_roll[3];          ///< the rolling-resistance part of drive_t (world) [N m]
 
     /* persistent */
     pfOdePatchState state;
@@ -69,7 +68,7 @@ typedef struct pfOdePair {
     /* in-solver coupling (pf_ode_solver.c) */
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
     dJointFeedback fb_patch; ///< that joint's feedback (normal and friction rows)
-    int solver_at_rest;      ///< 1: the patch was at rest when the step began (static test first)
+    int solver_at_rest;      ///< 1: at rest when the step began (evaluate: the static test ran)
     pfTwist roll;            ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
     pfTwist solver_guess;    ///< last post-step twist of the projection (warm start)
     int solver_sticks;       ///< the last projection kept the patch at rest

@@ -613,6 +613,27 @@ static void patch_delassus(const pfOdeContext *ctx, const pfOdePair *p, int dyn1
  * the secant root W_i / (W_i - W_i(xi_e)) in (0, 1), which lands on the equilibrium (the
  * implicit answer to first order) instead of oscillating about it. Outputs: the explicit force
  * (world, at c) and moment (world) in p->drive_f / drive_t; the rows dropped in rs. */
+/* The rolling-moment part of the rule above (P18 rows about t1 / t2), added to p->drive_t;
+ * sets p->has_drive from the whole explicit part. mroll NULL: no rolling moment. */
+static void drive_rolling(pfOdePair *p, const double *mroll, const double *wrel, rowset *rs)
+{
+    if (mroll) {
+        const double *t[2] = {rs->t1, rs->t2};
+        double *b[2] = {&rs->broll1, &rs->broll2};
+        for (int i = 0; i < 2; ++i) {
+            double ci = pf_ode_dot(mroll, t[i]), ui = pf_ode_dot(wrel, t[i]);
+            if (!(*b[i] > 0.0) || ci == 0.0 || ci * ui < 0.0) continue;
+            for (int k = 0; k < 3; ++k)
+                p->drive_t[k] += ci * t[i][k];
+            *b[i] = 0.0;
+        }
+    }
+    const double *f = p->drive_f, *t = p->drive_t;
+    p->has_drive =
+        pf_ode_finite3(f) && pf_ode_finite3(t) &&
+        (f[0] != 0.0 || f[1] != 0.0 || f[2] != 0.0 || t[0] != 0.0 || t[1] != 0.0 || t[2] != 0.0);
+}
+
 static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, int dyn1, int dyn2,
                              double mu_k, double N, pfTwist xi, pfTwist roll, const pfWrench *W,
                              const double *mroll, const double *wrel, rowset *rs)
@@ -645,24 +666,48 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
     for (int k = 0; k < 3; ++k) {
         p->drive_f[k] = fx * x[k] + fy * y[k];
         p->drive_t[k] = mz * n[k];
-        p->drive_roll[k] = 0.0;
     }
-    if (mroll) {
-        const double *t[2] = {rs->t1, rs->t2};
-        double *b[2] = {&rs->broll1, &rs->broll2};
-        for (int i = 0; i < 2; ++i) {
-            double ci = pf_ode_dot(mroll, t[i]), ui = pf_ode_dot(wrel, t[i]);
-            if (!(*b[i] > 0.0) || ci == 0.0 || ci * ui < 0.0) continue;
-            for (int k = 0; k < 3; ++k) {
-                p->drive_t[k] += ci * t[i][k];
-                p->drive_roll[k] += ci * t[i][k];
-            }
-            *b[i] = 0.0;
-        }
+    drive_rolling(p, mroll, wrel, rs);
+}
+
+/* Relative twist of body 1 w.r.t. body 2 at the patch centre, patch frame (P1); optionally the
+ * normal velocity, body 2's point velocity at c and the relative angular velocity (world). */
+static pfTwist patch_twist(const pfOdePair *p, double *vn, double pv2_out[3], double wrel_out[3])
+{
+    const double *c = p->c;
+    dVector3 pv1, pv2 = {0, 0, 0, 0};
+    dBodyGetPointVel(p->b1, c[0], c[1], c[2], pv1);
+    if (p->b2) dBodyGetPointVel(p->b2, c[0], c[1], c[2], pv2);
+    const dReal *w1 = dBodyGetAngularVel(p->b1);
+    double wrel[3] = {w1[0], w1[1], w1[2]};
+    if (p->b2) {
+        const dReal *w2 = dBodyGetAngularVel(p->b2);
+        for (int k = 0; k < 3; ++k)
+            wrel[k] -= w2[k];
     }
-    p->has_drive =
-        pf_ode_finite3(p->drive_f) && pf_ode_finite3(p->drive_t) &&
-        (ex_f || ex_s || p->drive_t[0] != 0.0 || p->drive_t[1] != 0.0 || p->drive_t[2] != 0.0);
+    double vrel[3] = {pv1[0] - pv2[0], pv1[1] - pv2[1], pv1[2] - pv2[2]};
+    if (vn) *vn = pf_ode_dot(vrel, p->n);
+    for (int k = 0; k < 3; ++k) {
+        if (pv2_out) pv2_out[k] = pv2[k];
+        if (wrel_out) wrel_out[k] = wrel[k];
+    }
+    pfTwist t = {pf_ode_dot(vrel, p->x), pf_ode_dot(vrel, p->y), pf_ode_dot(wrel, p->n)};
+    return t;
+}
+
+/* Rolling-resistance moment of a Hertz patch with d > 0 (P18) in world coordinates (mw) and the
+ * bounds of its rows about rs->t1 / rs->t2; 1 if there is one. */
+static int rolling_rows(const pfOdePair *p, double a_hertz, double N, rowset *rs, double mw[3])
+{
+    if (!(p->kind == PF_ODE_KIND_HERTZ && p->def.rolling_d > 0.0)) return 0;
+    pfVec2 mr = pf_hertz_rolling_moment(a_hertz, N, p->def.rolling_d, p->roll, p->def.eps_r);
+    for (int k = 0; k < 3; ++k)
+        mw[k] = mr.x * p->x[k] + mr.y * p->y[k];
+    rs->broll1 = fabs(pf_ode_dot(mw, rs->t1));
+    rs->broll2 = fabs(pf_ode_dot(mw, rs->t2));
+    if (isfinite(rs->broll1) && isfinite(rs->broll2)) return 1;
+    rs->broll1 = rs->broll2 = 0.0;
+    return 0;
 }
 
 static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
@@ -738,23 +783,10 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         }
     }
 
-    /* relative twist at the patch centre (P1) */
-    dVector3 pv1, pv2 = {0, 0, 0, 0};
-    dBodyGetPointVel(b1, c[0], c[1], c[2], pv1);
-    if (b2) dBodyGetPointVel(b2, c[0], c[1], c[2], pv2);
-    const dReal *w1 = dBodyGetAngularVel(b1);
-    double wrel[3] = {w1[0], w1[1], w1[2]};
-    if (b2) {
-        const dReal *w2 = dBodyGetAngularVel(b2);
-        for (int k = 0; k < 3; ++k)
-            wrel[k] -= w2[k];
-    }
-    double vrel[3] = {pv1[0] - pv2[0], pv1[1] - pv2[1], pv1[2] - pv2[2]};
-    pfTwist tw = {pf_ode_dot(vrel, x), pf_ode_dot(vrel, y), pf_ode_dot(wrel, n)};
-    double vn = pf_ode_dot(vrel, n);
+    double vn, pv2[3], wrel[3];
+    pfTwist tw = patch_twist(p, &vn, pv2, wrel);
     {
-        /* rolling velocity (body 1's mass centre relative to body 2 at c), for the in-solver
-         * projection's Hertz shift d; the slip branch below computes the same */
+        /* rolling velocity: body 1's mass centre relative to body 2 at c (Hertz shift d) */
         const dReal *lv1 = dBodyGetLinearVel(b1);
         double vg[3] = {lv1[0] - pv2[0], lv1[1] - pv2[1], lv1[2] - pv2[2]};
         p->roll.vx = pf_ode_dot(vg, x);
@@ -806,6 +838,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     const double tol = cfg->stick_velocity_tol;
     double vt = hypot(tw.vx, tw.vy);
     int small = vt < tol && fabs(tw.w) * rho_g < tol;
+    p->solver_at_rest = small;
     const double mu_s = p->mat.mu_s, mu_k = p->mat.mu_k;
 
     info->twist = tw;
@@ -958,6 +991,21 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         ctx->counters.stick_steps++;
     } else {
         if (prev == PF_ODE_STATE_STICK) ctx->counters.breakaways++;
+        if (ctx->solver) {
+            /* in-solver coupling: the friction block is the solver's (pf_ode_solver.c); only
+             * the rolling-resistance rows (P18) and their driving part stay here */
+            memcpy(rs->t1, x, sizeof rs->t1);
+            memcpy(rs->t2, y, sizeof rs->t2);
+            memset(p->drive_f, 0, sizeof p->drive_f);
+            memset(p->drive_t, 0, sizeof p->drive_t);
+            double mw[3];
+            int has_roll = rolling_rows(p, a_hertz, N, rs, mw);
+            drive_rolling(p, has_roll ? mw : NULL, wrel, rs);
+            ctx->counters.slip_steps++;
+            p->state = next;
+            info->state = next;
+            return 1;
+        }
         /* Slip direction, implicit (backward Euler): the wrench is taken at the predicted
          * frictionless twist xi0 + dt a_free, not at xi0. For a translating patch with isotropic
          * friction backward-Euler Coulomb gives v1 = v0 + dt a_free - dt (mu N / m) v1/|v1|, so
@@ -976,11 +1024,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         }
         /* kinetic wrench of the patch for the twist (or the incipient twist) */
         pfWrench W = {0, 0, 0};
-        double vG[3];
-        const dReal *lv = dBodyGetLinearVel(b1);
-        for (int k = 0; k < 3; ++k)
-            vG[k] = lv[k] - pv2[k];
-        pfTwist roll = {pf_ode_dot(vG, x), pf_ode_dot(vG, y), 0.0};
+        const pfTwist roll = p->roll;
         if (xi.vx == 0.0 && xi.vy == 0.0 && xi.w == 0.0) {
             W.fx = W.fy = W.mz = 0.0;
         } else if (pf_patch_friction(&p->def, mu_k, N, xi, roll, &W, NULL) != PF_OK) {
@@ -1002,18 +1046,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         rs->b2 = 0.0;
         rs->bspin = fabs(W.mz);
         double mw[3];
-        int has_roll = 0;
-        if (p->kind == PF_ODE_KIND_HERTZ && p->def.rolling_d > 0.0) {
-            pfVec2 mr = pf_hertz_rolling_moment(a_hertz, N, p->def.rolling_d, roll, p->def.eps_r);
-            for (int k = 0; k < 3; ++k)
-                mw[k] = mr.x * x[k] + mr.y * y[k];
-            rs->broll1 = fabs(pf_ode_dot(mw, rs->t1));
-            rs->broll2 = fabs(pf_ode_dot(mw, rs->t2));
-            if (!isfinite(rs->broll1) || !isfinite(rs->broll2))
-                rs->broll1 = rs->broll2 = 0.0;
-            else
-                has_roll = 1;
-        }
+        int has_roll = rolling_rows(p, a_hertz, N, rs, mw);
         /* bounds report the model's magnitudes; driving components leave their rows below */
         info->bounds.fx = rs->b1;
         info->bounds.fy = rs->b2;
@@ -1147,18 +1180,6 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
              * block; the adapter keeps its drift targets (stick) and the rolling rows (P18,
              * bounded with the N estimate: the solver block has no rolling rows) */
             const int at_rest = p->state == PF_ODE_STATE_STICK;
-            if (p->has_drive) {
-                /* the friction block's driving parts are the solver's now; a driving rolling
-                 * moment (P18, no rows here) stays explicit */
-                for (int k = 0; k < 3; ++k) {
-                    p->drive_f[k] = 0.0;
-                    p->drive_t[k] = p->drive_roll[k];
-                }
-                p->has_drive = p->drive_t[0] != 0.0 || p->drive_t[1] != 0.0 || p->drive_t[2] != 0.0;
-            }
-            pfTwist tw = p->info.twist;
-            p->solver_at_rest = hypot(tw.vx, tw.vy) < ctx->cfg.stick_velocity_tol &&
-                                fabs(tw.w) * p->rho_g < ctx->cfg.stick_velocity_tol;
             pf_ode_solver_create(ctx, p, at_rest ? rs.spin_vel : 0.0, at_rest ? rs.m1 : 0.0,
                                  at_rest ? rs.m2 : 0.0);
             if (rs.broll1 > 0.0 || rs.broll2 > 0.0) {
@@ -1316,20 +1337,9 @@ int pf_ode_after_step(pfOdeContext *ctx)
              * earlier ones let the patch go) */
             int sticks = p->solver_sticks;
             if (sticks) {
-                const double *c = p->c;
-                dVector3 q1, q2 = {0, 0, 0, 0};
-                dBodyGetPointVel(p->b1, c[0], c[1], c[2], q1);
-                if (p->b2) dBodyGetPointVel(p->b2, c[0], c[1], c[2], q2);
-                const dReal *w1 = dBodyGetAngularVel(p->b1);
-                double dv[3] = {q1[0] - q2[0], q1[1] - q2[1], q1[2] - q2[2]};
-                double wn = w1[0] * p->n[0] + w1[1] * p->n[1] + w1[2] * p->n[2];
-                if (p->b2) {
-                    const dReal *w2 = dBodyGetAngularVel(p->b2);
-                    wn -= w2[0] * p->n[0] + w2[1] * p->n[1] + w2[2] * p->n[2];
-                }
-                double vt = hypot(pf_ode_dot(dv, p->x), pf_ode_dot(dv, p->y));
+                pfTwist t = patch_twist(p, NULL, NULL, NULL);
                 double tol = ctx->cfg.stick_velocity_tol;
-                if (!(vt < tol && fabs(wn) * p->rho_g < tol)) sticks = 0;
+                if (!(hypot(t.vx, t.vy) < tol && fabs(t.w) * p->rho_g < tol)) sticks = 0;
             }
             p->info.state = sticks ? PF_ODE_STATE_STICK : PF_ODE_STATE_SLIP;
         }

@@ -118,7 +118,8 @@ typedef enum pfOdeCoupling {
  * The Hertz radius follows the solver's N. Rolling-resistance rows (P18) stay in the adapter with
  * the previous step's N. Cost: one projection per patch per solver iteration, about 2.6 us (for
  * 1000 sliding boxes under QuickStep, 20 iterations, a step 12x the stock-friction step). In
- * pfOdePatchInfo, wrench and normal_force are the solver's; bounds are the adapter's estimate. */
+ * pfOdePatchInfo, wrench and normal_force are the solver's; bounds are the adapter's static
+ * bounds while stuck and 0 while sliding (the solver's block has no row bounds). */
 
 /** 1 if the ODE this library was built against and runs with has the patch series (compiled in
  *  and reported by dCheckConfiguration("ODE_EXT_patch_friction")), else 0. */

@@ -1,5 +1,6 @@
 #include "pf_ode_test_scene.h"
 
+#include <check.h>
 #include <math.h>
 #include <string.h>
 
@@ -11,8 +12,8 @@ static void near(void *data, dGeomID a, dGeomID b)
     pf_ode_collide(s->pf, a, b, s->group);
 }
 
-void pf_ode_test_box(pfOdeTestScene *s, double lx, double ly, double lz, double mass,
-                     const pfOdeMaterial *mat, int quick, double dt, double incline)
+/* World, space, plane z = 0, one body and the adapter context; gravity tilted by incline. */
+static void scene_setup(pfOdeTestScene *s, int quick, double dt, double incline)
 {
     if (!ode_ready) {
         dInitODE2(0);
@@ -23,24 +24,44 @@ void pf_ode_test_box(pfOdeTestScene *s, double lx, double ly, double lz, double 
     s->dt = dt;
     s->world = dWorldCreate();
     dWorldSetGravity(s->world, PF_ODE_TEST_G * sin(incline), 0, -PF_ODE_TEST_G * cos(incline));
-    /* a resting box keeps a small penetration below the surface layer, so ERP never pushes it */
+    /* a resting body keeps a small penetration below the surface layer, so ERP never pushes it */
     dWorldSetContactSurfaceLayer(s->world, 1e-4);
     dWorldSetAutoDisableFlag(s->world, 0);
     s->space = dHashSpaceCreate(0);
     s->group = dJointGroupCreate(0);
     s->plane = dCreatePlane(s->space, 0, 0, 1, 0);
     s->body = dBodyCreate(s->world);
+    ck_assert_int_eq(pf_ode_create(s->world, NULL, &s->pf, NULL), PF_OK);
+}
+
+void pf_ode_test_box(pfOdeTestScene *s, double lx, double ly, double lz, double mass,
+                     const pfOdeMaterial *mat, int quick, double dt, double incline)
+{
+    scene_setup(s, quick, dt, incline);
     dMass m;
     dMassSetBoxTotal(&m, mass, lx, ly, lz);
     dBodySetMass(s->body, &m);
     dBodySetPosition(s->body, 0, 0, 0.5 * lz - 1e-5);
     s->geom = dCreateBox(s->space, lx, ly, lz);
     dGeomSetBody(s->geom, s->body);
-    pf_ode_create(s->world, NULL, &s->pf, NULL);
     if (mat) {
         pf_ode_set_material(s->pf, s->geom, mat, NULL);
         pf_ode_set_material(s->pf, s->plane, mat, NULL);
     }
+}
+
+void pf_ode_test_sphere(pfOdeTestScene *s, double r, double mass, const pfOdeMaterial *ball,
+                        const pfOdeMaterial *ground, int quick, double dt)
+{
+    scene_setup(s, quick, dt, 0.0);
+    dMass m;
+    dMassSetSphereTotal(&m, mass, r);
+    dBodySetMass(s->body, &m);
+    dBodySetPosition(s->body, 0, 0, r - 1e-6);
+    s->geom = dCreateSphere(s->space, r);
+    dGeomSetBody(s->geom, s->body);
+    ck_assert_int_eq(pf_ode_set_material(s->pf, s->geom, ball, NULL), PF_OK);
+    ck_assert_int_eq(pf_ode_set_material(s->pf, s->plane, ground, NULL), PF_OK);
 }
 
 void pf_ode_test_step(pfOdeTestScene *s)

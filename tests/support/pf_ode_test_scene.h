@@ -33,6 +33,10 @@ pfOdeMaterial pf_ode_test_material(double mu_s, double mu_k);
  *  down-slope along +x. mat is applied to both the box and the plane. */
 void pf_ode_test_box(pfOdeTestScene *s, double lx, double ly, double lz, double mass,
                      const pfOdeMaterial *mat, int quick, double dt, double incline);
+/** Sphere of radius r and the given mass resting on the plane z = 0 (1 um deep); ball is the
+ *  sphere's material, ground the plane's. */
+void pf_ode_test_sphere(pfOdeTestScene *s, double r, double mass, const pfOdeMaterial *ball,
+                        const pfOdeMaterial *ground, int quick, double dt);
 /** One step: collide, pf_ode_before_step, the chosen stepper, pf_ode_after_step, empty. */
 void pf_ode_test_step(pfOdeTestScene *s);
 /// Destroy everything.

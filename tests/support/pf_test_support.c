@@ -1,6 +1,7 @@
 #include "pf_test_support.h"
 
 #include <math.h>
+#include <string.h>
 
 pfTestRng pf_test_rng(uint64_t seed)
 {
@@ -39,4 +40,39 @@ int pf_test_run_suite(Suite *s)
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
     return failed ? 1 : 0;
+}
+
+pfPatchDef pf_test_rect(double length, double width)
+{
+    pfPatchDef d = pf_default_patch_def();
+    d.shape = PF_PATCH_RECT;
+    d.length = length;
+    d.width = width;
+    return d;
+}
+
+pfPatchDef pf_test_disk(pfPatchShape shape, double radius)
+{
+    pfPatchDef d = pf_default_patch_def();
+    d.shape = shape;
+    d.radius = radius;
+    return d;
+}
+
+pfPatchDef pf_test_pentagon(void)
+{
+    static const double xy[10] = {-0.006, -0.004, 0.008, -0.005, 0.010,
+                                  0.003,  0.002,  0.007, -0.007, 0.004};
+    pfPatchDef d = pf_default_patch_def();
+    d.shape = PF_PATCH_POLYGON;
+    d.vertex_count = 5;
+    memcpy(d.vertices, xy, sizeof xy);
+    return d;
+}
+
+double pf_test_gyration(const pfPatchDef *d)
+{
+    double rg = 0.0;
+    ck_assert_int_eq(pf_patch_gyration_radius(d, &rg, NULL), PF_OK);
+    return rg;
 }

@@ -39,42 +39,6 @@ static const double MU_S = 0.55, NF = 0.0794610; /* physics.md §6 block: mu_s, 
 
 /* ---- patches ------------------------------------------------------------------------------ */
 
-static pfPatchDef rect_def(double length, double width)
-{
-    pfPatchDef d = pf_default_patch_def();
-    d.shape = PF_PATCH_RECT;
-    d.length = length;
-    d.width = width;
-    return d;
-}
-
-static pfPatchDef disk_def(pfPatchShape shape, double radius)
-{
-    pfPatchDef d = pf_default_patch_def();
-    d.shape = shape;
-    d.radius = radius;
-    return d;
-}
-
-/* A convex, not centrally symmetric pentagon (CCW) offset from the patch origin [m]. */
-static pfPatchDef polygon_def(void)
-{
-    static const double xy[10] = {-0.006, -0.004, 0.008, -0.005, 0.010,
-                                  0.003,  0.002,  0.007, -0.007, 0.004};
-    pfPatchDef d = pf_default_patch_def();
-    d.shape = PF_PATCH_POLYGON;
-    d.vertex_count = 5;
-    memcpy(d.vertices, xy, sizeof xy);
-    return d;
-}
-
-static double gyration(const pfPatchDef *d)
-{
-    double rg = 0.0;
-    ck_assert_int_eq(pf_patch_gyration_radius(d, &rg, NULL), PF_OK);
-    return rg;
-}
-
 /* Reference kinetic wrench (P3/P4) with coefficient mu by cubature. */
 static pfWrench ref_wrench(const pfPatchDef *d, double mu, double n, pfTwist t)
 {
@@ -132,7 +96,7 @@ static double brute_ratio(const pfPatchDef *d, double rg, const double L[3], con
 #define ZOOM_CELLS 4
 static double brute_min(const pfPatchDef *d, const double L[3])
 {
-    double rg = gyration(d), best = INFINITY, b[3] = {1.0, 0.0, 0.0};
+    double rg = pf_test_gyration(d), best = INFINITY, b[3] = {1.0, 0.0, 0.0};
     for (int i = -NB; i <= NB; ++i)
         for (int j = -NB; j <= NB; ++j) {
             double th = PI * i / NB, ph = 0.5 * PI * j / NB;
@@ -203,8 +167,8 @@ START_TEST(test_pure_translation_and_spin_agree_exactly)
     /* centrally symmetric patches, body over the patch centre: the CA twist of a pure force is
      * the translation along it and that of a pure moment the spin; both are the limit test's
      * minimisers, so the two tests return the same result, bit for bit */
-    pfPatchDef defs[3] = {rect_def(0.03, 0.01), disk_def(PF_PATCH_DISK, 0.005),
-                          disk_def(PF_PATCH_HERTZ_DISK, 0.004)};
+    pfPatchDef defs[3] = {pf_test_rect(0.03, 0.01), pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_disk(PF_PATCH_HERTZ_DISK, 0.004)};
     const double mass = 0.0081, inertia = 6.75e-7;
     const double factors[5] = {0.5, 0.999, 1.0, 1.001, 2.0};
     pfTestRng rng = pf_test_rng(71);
@@ -265,17 +229,17 @@ START_TEST(test_boundary_is_p6_with_mu_s)
 {
     /* every wrench W(xi) of P6 with mu_s lies on the boundary of the limit set: margin 0 to
      * BOUNDARY_TOL, inside when shrunk, outside when grown, and xi is the minimising twist */
-    pfPatchDef defs[6] = {rect_def(0.03, 0.01),
-                          rect_def(0.02, 0.02),
-                          rect_def(0.001, 0.05),
-                          disk_def(PF_PATCH_DISK, 0.005),
-                          disk_def(PF_PATCH_HERTZ_DISK, 0.004),
-                          polygon_def()};
+    pfPatchDef defs[6] = {pf_test_rect(0.03, 0.01),
+                          pf_test_rect(0.02, 0.02),
+                          pf_test_rect(0.001, 0.05),
+                          pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_disk(PF_PATCH_HERTZ_DISK, 0.004),
+                          pf_test_pentagon()};
     pfTestRng rng = pf_test_rng(72);
     double worst_margin = 0.0, worst_angle = 0.0;
     for (int k = 0; k < 6; ++k) {
         const pfPatchDef *d = &defs[k];
-        double rg = gyration(d);
+        double rg = pf_test_gyration(d);
         for (int i = 0; i < 24; ++i) {
             /* centre of rotation from inside the patch to 1e4 patch radii away, or a translation
              * (every 8th) or a spin (every 8th) */
@@ -320,13 +284,14 @@ END_TEST
 
 START_TEST(test_membership_matches_brute_force)
 {
-    pfPatchDef defs[5] = {rect_def(0.03, 0.01), rect_def(0.02, 0.02), rect_def(0.002, 0.04),
-                          disk_def(PF_PATCH_DISK, 0.005), polygon_def()};
+    pfPatchDef defs[5] = {pf_test_rect(0.03, 0.01), pf_test_rect(0.02, 0.02),
+                          pf_test_rect(0.002, 0.04), pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_pentagon()};
     pfTestRng rng = pf_test_rng(73);
     double worst = 0.0;
     for (int k = 0; k < 5; ++k) {
         const pfPatchDef *d = &defs[k];
-        double rg = gyration(d);
+        double rg = pf_test_gyration(d);
         for (int i = 0; i < 12; ++i) {
             /* load direction: random, force-dominated or moment-dominated */
             double L[3] = {pf_test_range(&rng, -1, 1), pf_test_range(&rng, -1, 1),
@@ -361,7 +326,8 @@ END_TEST
 START_TEST(test_limit_never_holds_longer_than_ca)
 {
     /* the CA test evaluates the ratio D/(xi.L) at one twist, the limit test minimises it */
-    pfPatchDef defs[3] = {rect_def(0.03, 0.01), disk_def(PF_PATCH_DISK, 0.005), polygon_def()};
+    pfPatchDef defs[3] = {pf_test_rect(0.03, 0.01), pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_pentagon()};
     pfTestRng rng = pf_test_rng(74);
     int differ = 0;
     for (int k = 0; k < 3; ++k)
@@ -409,7 +375,7 @@ START_TEST(test_limit_never_holds_longer_than_ca)
     ck_assert_int_gt(differ, 0);
 
     /* the eccentric push of physics.md §6 at h = 2.5 mm: CA's value is 5.5 % high */
-    pfPatchDef d = rect_def(0.03, 0.01);
+    pfPatchDef d = pf_test_rect(0.03, 0.01);
     pfPlanarBody blk = {0.0081, 0.0081 * (0.03 * 0.03 + 0.01 * 0.01) / 12.0, 0.0, 0.0};
     pfStickResult ca, lim;
     ck_assert_int_eq(pf_stick_planar(&d, MU_S, NF, &blk, 0.0, 1.0, 0.0025, &ca, NULL), PF_OK);
@@ -428,7 +394,7 @@ START_TEST(test_reactions_restrict_the_search)
      *  - slider along x (r = force along y, pure moment): h = mu_s N / |Fx|;
      *  - vertical hinge at H (r = forces along x and y through H): rotation about H only,
      *    h = M_max(H) / |M_L(H)| (P11 over the loads' moment about H). */
-    pfPatchDef d = rect_def(0.03, 0.01);
+    pfPatchDef d = pf_test_rect(0.03, 0.01);
     const double m = 0.0081, J = 6.75e-7;
     double A[9] = {1 / m, 0, 0, 0, 1 / m, 0, 0, 0, 1 / J};
     pfTestRng rng = pf_test_rng(76);
@@ -489,18 +455,18 @@ START_TEST(test_search_converges_within_budget)
 {
     /* random loads on every model, including near-boundary ones: the search stops on its own
      * convergence test, below the evaluation cap, and the verdict agrees with the load factor */
-    pfPatchDef defs[6] = {rect_def(0.03, 0.01),
-                          rect_def(0.01, 0.01),
-                          rect_def(0.001, 0.1),
-                          disk_def(PF_PATCH_DISK, 0.005),
-                          disk_def(PF_PATCH_HERTZ_DISK, 0.004),
-                          polygon_def()};
+    pfPatchDef defs[6] = {pf_test_rect(0.03, 0.01),
+                          pf_test_rect(0.01, 0.01),
+                          pf_test_rect(0.001, 0.1),
+                          pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_disk(PF_PATCH_HERTZ_DISK, 0.004),
+                          pf_test_pentagon()};
     pfTestRng rng = pf_test_rng(75);
     int max_evals = 0;
     long total = 0, n = 0;
     for (int k = 0; k < 6; ++k) {
         const pfPatchDef *d = &defs[k];
-        double rg = gyration(d);
+        double rg = pf_test_gyration(d);
         for (int i = 0; i < 1500; ++i) {
             double s = MU_S * NF * exp(pf_test_range(&rng, log(0.1), log(10.0)));
             pfWrench hold = {s * pf_test_range(&rng, -1, 1), s * pf_test_range(&rng, -1, 1),
@@ -526,7 +492,7 @@ END_TEST
 
 START_TEST(test_zero_and_extreme_loads)
 {
-    pfPatchDef d = rect_def(0.03, 0.01);
+    pfPatchDef d = pf_test_rect(0.03, 0.01);
     pfStickResult r;
     pfWrench zero = {0, 0, 0};
     ck_assert_int_eq(pf_limit_set_test(&d, MU_S, NF, zero, &r, NULL), PF_OK);
@@ -554,7 +520,7 @@ END_TEST
 
 START_TEST(test_bad_inputs)
 {
-    pfPatchDef d = rect_def(0.03, 0.01), unset = pf_default_patch_def();
+    pfPatchDef d = pf_test_rect(0.03, 0.01), unset = pf_default_patch_def();
     pfStickResult r;
     pfError e;
     pfWrench w = {0.01, 0, 0};

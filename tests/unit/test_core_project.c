@@ -50,42 +50,6 @@
 
 static const double MU = 0.4, NF = 0.23; /* Kardan's block (physics.md §6) */
 
-static pfPatchDef rect_def(void)
-{
-    pfPatchDef d = pf_default_patch_def();
-    d.shape = PF_PATCH_RECT;
-    d.length = 0.03;
-    d.width = 0.01;
-    return d;
-}
-
-static pfPatchDef disk_def(pfPatchShape shape, double radius)
-{
-    pfPatchDef d = pf_default_patch_def();
-    d.shape = shape;
-    d.radius = radius;
-    return d;
-}
-
-/* A convex, not centrally symmetric pentagon (CCW) offset from the patch origin [m]. */
-static pfPatchDef polygon_def(void)
-{
-    static const double xy[10] = {-0.006, -0.004, 0.008, -0.005, 0.010,
-                                  0.003,  0.002,  0.007, -0.007, 0.004};
-    pfPatchDef d = pf_default_patch_def();
-    d.shape = PF_PATCH_POLYGON;
-    d.vertex_count = 5;
-    memcpy(d.vertices, xy, sizeof xy);
-    return d;
-}
-
-static double gyration(const pfPatchDef *d)
-{
-    double rg = 0.0;
-    ck_assert_int_eq(pf_patch_gyration_radius(d, &rg, NULL), PF_OK);
-    return rg;
-}
-
 static const pfTwist ZERO = {0.0, 0.0, 0.0};
 
 /* Wrench difference in units of mu N (moments divided by rho_g). */
@@ -301,8 +265,8 @@ START_TEST(test_translation_closed_form)
 {
     /* A = diag(a, a, b): a free force F along x slips with fx = mu N, vx = a (mu N - F) when
      * F > mu N (P8), sticks with wrench == free when F <= mu N; any direction in the plane. */
-    pfPatchDef defs[3] = {rect_def(), disk_def(PF_PATCH_DISK, 0.005),
-                          disk_def(PF_PATCH_HERTZ_DISK, 0.004)};
+    pfPatchDef defs[3] = {pf_test_rect(0.03, 0.01), pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_disk(PF_PATCH_HERTZ_DISK, 0.004)};
     const double a = 2.5, b = 4e4, mun = MU * NF;
     const double A[9] = {a, 0, 0, 0, a, 0, 0, 0, b};
     const double factors[6] = {0.3, 0.99, 1.01, 1.5, 3.0, 100.0};
@@ -337,7 +301,7 @@ START_TEST(test_spin_closed_form)
     /* uniform disk, pure free moment M*: slips iff |M*| > (2/3) mu N R (P9), then
      * mz = (2/3) mu N R sgn(M*) and w = b (mz - M*) */
     const double R = 0.005, b = 3e4, mspin = 2.0 / 3.0 * MU * NF * R;
-    pfPatchDef d = disk_def(PF_PATCH_DISK, R);
+    pfPatchDef d = pf_test_disk(PF_PATCH_DISK, R);
     const double A[9] = {1.5, 0, 0, 0, 1.5, 0, 0, 0, b};
     const double factors[5] = {0.5, 0.999, 1.001, 2.0, 50.0};
     for (int i = 0; i < 5; ++i)
@@ -360,7 +324,7 @@ START_TEST(test_regularised_translation)
     /* Hertz disk with eps_t > 0 never sticks: x = a (-mu N x / sqrt(x^2 + e^2) - F),
      * e = eps_t R (P15 at w = 0, d = 0), solved here by bisection */
     const double R = 0.003, a = 2.0, mun = MU * NF;
-    pfPatchDef d = disk_def(PF_PATCH_HERTZ_DISK, R);
+    pfPatchDef d = pf_test_disk(PF_PATCH_HERTZ_DISK, R);
     d.eps_t = 0.01;
     const double e = d.eps_t * R;
     const double A[9] = {a, 0, 0, 0, a, 0, 0, 0, 5e4};
@@ -393,12 +357,13 @@ START_TEST(test_general_A_matches_dual_reference)
 {
     /* random coupled SPD A and free wrenches outside C; reference: BFGS on the dual over
      * cubature */
-    pfPatchDef defs[3] = {rect_def(), disk_def(PF_PATCH_DISK, 0.005), polygon_def()};
+    pfPatchDef defs[3] = {pf_test_rect(0.03, 0.01), pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_pentagon()};
     pfTestRng rng = pf_test_rng(2024);
     double worst = 0.0;
     int compared = 0;
     for (int k = 0; k < 3; ++k) {
-        double rg = gyration(&defs[k]);
+        double rg = pf_test_gyration(&defs[k]);
         for (int c = 0; c < 4; ++c) {
             ref_problem p;
             memset(&p, 0, sizeof p);
@@ -453,12 +418,12 @@ START_TEST(test_maximum_dissipation_and_verdict)
 {
     /* lambda = W(xi) maximises -xi.l over the model's wrench set, and the verdict agrees with
      * the exact limit-set test; loads from deep inside to far outside C */
-    pfPatchDef defs[4] = {rect_def(), disk_def(PF_PATCH_DISK, 0.005), polygon_def(),
-                          disk_def(PF_PATCH_HERTZ_DISK, 0.004)};
+    pfPatchDef defs[4] = {pf_test_rect(0.03, 0.01), pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_pentagon(), pf_test_disk(PF_PATCH_HERTZ_DISK, 0.004)};
     pfTestRng rng = pf_test_rng(99);
     int nstick = 0, nslip = 0;
     for (int k = 0; k < 4; ++k) {
-        double rg = gyration(&defs[k]);
+        double rg = pf_test_gyration(&defs[k]);
         for (int c = 0; c < 60; ++c) {
             double A[9];
             random_spd(&rng, rg, pf_test_range(&rng, 0.1, 10.0), A);
@@ -503,13 +468,13 @@ END_TEST
 
 START_TEST(test_warm_start_same_answer_fewer_evaluations)
 {
-    pfPatchDef defs[4] = {rect_def(), disk_def(PF_PATCH_DISK, 0.005), polygon_def(),
-                          disk_def(PF_PATCH_HERTZ_DISK, 0.004)};
+    pfPatchDef defs[4] = {pf_test_rect(0.03, 0.01), pf_test_disk(PF_PATCH_DISK, 0.005),
+                          pf_test_pentagon(), pf_test_disk(PF_PATCH_HERTZ_DISK, 0.004)};
     pfTestRng rng = pf_test_rng(7);
     long cold = 0, warm = 0;
     int n = 0;
     for (int k = 0; k < 4; ++k) {
-        double rg = gyration(&defs[k]);
+        double rg = pf_test_gyration(&defs[k]);
         for (int c = 0; c < 40; ++c) {
             double A[9];
             random_spd(&rng, rg, pf_test_range(&rng, 0.1, 10.0), A);
@@ -552,12 +517,12 @@ START_TEST(test_other_models_converge)
     const double R = 0.003;
     double rg;
     for (int m = 0; m < 4; ++m) {
-        pfPatchDef d = disk_def(PF_PATCH_HERTZ_DISK, R);
+        pfPatchDef d = pf_test_disk(PF_PATCH_HERTZ_DISK, R);
         if (m == 0) d.model = PF_MODEL_PADE;
         if (m == 1) d.rolling_d = 1.0;
         if (m == 2) d.eps_t = 0.01, d.eps_r = 0.01, d.rolling_d = 0.5;
         if (m == 3) d.model = PF_MODEL_PADE, d.eps_t = 0.01, d.rolling_d = 1.0;
-        rg = gyration(&d);
+        rg = pf_test_gyration(&d);
         int conv = 0, total = 0;
         for (int c = 0; c < 40; ++c) {
             double A[9];
@@ -601,7 +566,7 @@ END_TEST
 
 START_TEST(test_zero_friction_and_zero_load)
 {
-    pfPatchDef d = rect_def();
+    pfPatchDef d = pf_test_rect(0.03, 0.01);
     double A[9] = {2, 0.1, 0, 0.1, 3, 0, 0, 0, 5e4};
     pfWrench free = {0.3, -0.2, 0.001}, zero = {0, 0, 0};
     pfProjectResult r;
@@ -612,7 +577,7 @@ START_TEST(test_zero_friction_and_zero_load)
     ck_assert_double_eq_tol(r.velocity.w, -5e4 * 0.001, 1e-12);
     ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, zero, ZERO, NULL, &r, NULL), PF_OK);
     ck_assert(r.sticks == 1 && r.velocity.vx == 0.0 && r.evaluations == 0);
-    d = disk_def(PF_PATCH_HERTZ_DISK, 0.003);
+    d = pf_test_disk(PF_PATCH_HERTZ_DISK, 0.003);
     d.eps_t = 0.1; /* regularised: free == 0 is the fixed point W(0) = 0 */
     ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, zero, ZERO, NULL, &r, NULL), PF_OK);
     ck_assert(r.wrench.fx == 0.0 && r.velocity.vx == 0.0);
@@ -621,7 +586,7 @@ END_TEST
 
 START_TEST(test_bad_inputs)
 {
-    pfPatchDef d = rect_def(), unset = pf_default_patch_def();
+    pfPatchDef d = pf_test_rect(0.03, 0.01), unset = pf_default_patch_def();
     double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1e4};
     pfWrench w = {0.2, 0, 0};
     pfProjectResult r;
@@ -668,7 +633,7 @@ END_TEST
  * and the residual came out NaN while the wrench and velocity were finite. */
 START_TEST(test_fuzz_overflowing_radius)
 {
-    pfPatchDef d = rect_def();
+    pfPatchDef d = pf_test_rect(0.03, 0.01);
     d.length = 0.86017678864328784;
     d.width = 0.00048816204070777422;
     const double A[9] = {5.32532906784937e-08,  -0.12371269749508119,    0, -0.12371269749508119,
@@ -700,20 +665,20 @@ START_TEST(test_extreme_inputs_stay_finite)
         int shape = i % 4;
         double size = fabs(pf_test_logsigned(&rng, 1e-30, 1e30));
         if (shape == 0) {
-            d = rect_def();
+            d = pf_test_rect(0.03, 0.01);
             d.length = size;
             d.width = size * fabs(pf_test_logsigned(&rng, 1e-3, 1e3));
         } else if (shape == 1) {
-            d = disk_def(PF_PATCH_DISK, size);
+            d = pf_test_disk(PF_PATCH_DISK, size);
         } else if (shape == 2) {
-            d = disk_def(PF_PATCH_HERTZ_DISK, size);
+            d = pf_test_disk(PF_PATCH_HERTZ_DISK, size);
             d.eps_t = (i % 3 == 0) ? fabs(pf_test_logsigned(&rng, 1e-20, 1e20)) : 0.0;
             d.rolling_d = pf_test_uniform(&rng);
             d.model = (i % 5 == 0) ? PF_MODEL_PADE : PF_MODEL_EXACT;
         } else {
-            d = polygon_def();
+            d = pf_test_pentagon();
         }
-        double rg = gyration(&d), A[9];
+        double rg = pf_test_gyration(&d), A[9];
         random_spd(&rng, rg, fabs(pf_test_logsigned(&rng, 1e-30, 1e30)), A);
         double mu = fabs(pf_test_logsigned(&rng, 1e-10, 10.0));
         double nf = (i % 17 == 0) ? 0.0 : fabs(pf_test_logsigned(&rng, 1e-30, 1e30));

@@ -46,18 +46,9 @@ static double ref_max_moment(double cx, double cy, double n)
     return MU_S * n / (L * W) * sum;
 }
 
-static pfPatchDef rect_def(void)
-{
-    pfPatchDef d = pf_default_patch_def();
-    d.shape = PF_PATCH_RECT;
-    d.length = L;
-    d.width = W;
-    return d;
-}
-
 START_TEST(pure_translation_is_p13)
 {
-    pfPatchDef def = rect_def();
+    pfPatchDef def = pf_test_rect(L, W);
     pfPlanarBody body = {MASS, J, 0.0, 0.0};
     double n = MASS * G, fmax_ = MU_S * n;
     pfStickResult r;
@@ -82,7 +73,7 @@ END_TEST
  * cubature; the core's verdict, CA and margin must agree for random loads. */
 START_TEST(random_loads_match_p10_p12)
 {
-    pfPatchDef def = rect_def();
+    pfPatchDef def = pf_test_rect(L, W);
     pfTestRng rng = pf_test_rng(7);
     double n = MASS * G;
     int sticks = 0, slips = 0;
@@ -119,7 +110,7 @@ END_TEST
  * the breakaway force is P* = M_max(CA) / |M_CA(P = 1)|. The core's verdict must flip there. */
 START_TEST(eccentric_push_breakaway)
 {
-    pfPatchDef def = rect_def();
+    pfPatchDef def = pf_test_rect(L, W);
     const double ML = 0.03, MW = 0.01, MH = 0.01, RHO = 2700.0, MU = 0.55;
     double mass = RHO * ML * MW * MH, inertia = mass * (ML * ML + MW * MW) / 12.0;
     double n = mass * G;
@@ -157,7 +148,7 @@ END_TEST
  * the mass centre the block has the rigid-body transfer terms. */
 START_TEST(general_form_reduces_to_planar)
 {
-    pfPatchDef def = rect_def();
+    pfPatchDef def = pf_test_rect(L, W);
     pfTestRng rng = pf_test_rng(11);
     double n = MASS * G;
     for (int k = 0; k < 200; ++k) {
@@ -192,7 +183,7 @@ END_TEST
 
 START_TEST(zero_load_sticks)
 {
-    pfPatchDef def = rect_def();
+    pfPatchDef def = pf_test_rect(L, W);
     pfPlanarBody body = {MASS, J, 0.0, 0.0};
     pfStickResult r;
     ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, &body, 0.0, 0.0, 0.0, &r, NULL), PF_OK);
@@ -206,7 +197,7 @@ END_TEST
 
 START_TEST(bad_inputs_rejected)
 {
-    pfPatchDef def = rect_def();
+    pfPatchDef def = pf_test_rect(L, W);
     pfPlanarBody body = {MASS, J, 0.0, 0.0};
     pfStickResult r;
     pfError e;

@@ -16,33 +16,6 @@
 #define DECEL_REL_TOL 1e-6        /* sliding deceleration vs mu_k g */
 #define PADE_EXACT_REL_TOL 1e-6   /* Padé vs exact: centre displacement and velocity change */
 
-/* A sphere (radius r, mass m) resting on the plane z = 0 with the given materials. */
-static void sphere_scene(pfOdeTestScene *s, double r, double m, const pfOdeMaterial *ball,
-                         const pfOdeMaterial *ground, int quick, double dt)
-{
-    dInitODE2(0);
-    memset(s, 0, sizeof *s);
-    s->quick = quick;
-    s->dt = dt;
-    s->world = dWorldCreate();
-    dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
-    dWorldSetContactSurfaceLayer(s->world, 1e-4);
-    dWorldSetAutoDisableFlag(s->world, 0);
-    s->space = dHashSpaceCreate(0);
-    s->group = dJointGroupCreate(0);
-    s->plane = dCreatePlane(s->space, 0, 0, 1, 0);
-    s->body = dBodyCreate(s->world);
-    dMass mm;
-    dMassSetSphereTotal(&mm, m, r);
-    dBodySetMass(s->body, &mm);
-    dBodySetPosition(s->body, 0, 0, r - 1e-6);
-    s->geom = dCreateSphere(s->space, r);
-    dGeomSetBody(s->geom, s->body);
-    pf_ode_create(s->world, NULL, &s->pf, NULL);
-    pf_ode_set_material(s->pf, s->geom, ball, NULL);
-    pf_ode_set_material(s->pf, s->plane, ground, NULL);
-}
-
 /* Resting sphere: the patch radius is Hertz's a = (3 N R / (4 E*))^(1/3) with
  * 1/E* = (1 - nu1^2)/E1 + (1 - nu2^2)/E2 and N = m g, and the stick spin capacity is P9's
  * (3 pi / 16) mu_s N a. Two different materials, so the combination is exercised. */
@@ -62,7 +35,7 @@ START_TEST(test_hertz_radius_from_moduli)
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 3; ++k) {
             pfOdeTestScene s;
-            sphere_scene(&s, R, m, &ball, &ground, quick, PF_ODE_TEST_DTS[k]);
+            pf_ode_test_sphere(&s, R, m, &ball, &ground, quick, PF_ODE_TEST_DTS[k]);
             int steps = (int)lround(0.2 / PF_ODE_TEST_DTS[k]);
             for (int i = 0; i < steps; ++i)
                 pf_ode_test_step(&s);
@@ -100,7 +73,7 @@ static ballrun launch(pfOdeMode mode, int quick, double dt, double R, double m, 
     mat.mu_s = mat.mu_k = mu_k;
     mat.mode = mode;
     pfOdeTestScene s;
-    sphere_scene(&s, R, m, &mat, &mat, quick, dt);
+    pf_ode_test_sphere(&s, R, m, &mat, &mat, quick, dt);
     /* settle, then launch */
     for (int i = 0; i < 10; ++i)
         pf_ode_test_step(&s);

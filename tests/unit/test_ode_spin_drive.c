@@ -46,27 +46,7 @@ static void ball_scene(pfOdeTestScene *s, int quick, double dt)
     mat.rolling_d = D;
     mat.eps_t = EPS;
     mat.eps_r = EPS;
-    dInitODE2(0);
-    memset(s, 0, sizeof *s);
-    s->quick = quick;
-    s->dt = dt;
-    s->world = dWorldCreate();
-    dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
-    dWorldSetContactSurfaceLayer(s->world, 1e-4);
-    dWorldSetAutoDisableFlag(s->world, 0);
-    s->space = dHashSpaceCreate(0);
-    s->group = dJointGroupCreate(0);
-    s->plane = dCreatePlane(s->space, 0, 0, 1, 0);
-    s->body = dBodyCreate(s->world);
-    dMass mm;
-    dMassSetSphereTotal(&mm, BM, BR);
-    dBodySetMass(s->body, &mm);
-    dBodySetPosition(s->body, 0, 0, BR - 1e-6);
-    s->geom = dCreateSphere(s->space, BR);
-    dGeomSetBody(s->geom, s->body);
-    ck_assert_int_eq(pf_ode_create(s->world, NULL, &s->pf, NULL), PF_OK);
-    ck_assert_int_eq(pf_ode_set_material(s->pf, s->geom, &mat, NULL), PF_OK);
-    ck_assert_int_eq(pf_ode_set_material(s->pf, s->plane, &mat, NULL), PF_OK);
+    pf_ode_test_sphere(s, BR, BM, &mat, &mat, quick, dt);
 }
 
 /* P17's spin moment Mz [N m] for the ball's present state (contact point on z = 0 below the
