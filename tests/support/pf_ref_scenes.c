@@ -1,5 +1,6 @@
 /* Reference solutions of the literature scenes (see pf_ref_scenes.h). */
 #include "pf_ref_scenes.h"
+#include "pf_ref_internal.h"
 
 #include <patchfriction/pf_core.h>
 
@@ -58,7 +59,7 @@ int pf_ref_column(const pfRefResult *r, const char *name)
     return -1;
 }
 
-static int res_init(pfRefResult *r, const char *const *cols, int ncol, double t_end, double out_dt)
+int pf_ref_res_init(pfRefResult *r, const char *const *cols, int ncol, double t_end, double out_dt)
 {
     memset(r, 0, sizeof *r);
     r->cols = cols;
@@ -69,12 +70,12 @@ static int res_init(pfRefResult *r, const char *const *cols, int ncol, double t_
     return r->rows ? 0 : -1;
 }
 
-static double *res_row(pfRefResult *r)
+double *pf_ref_res_row(pfRefResult *r)
 {
     return r->rows + r->n++ * r->ncol;
 }
 
-static void res_metric(pfRefResult *r, const char *name, double v)
+void pf_ref_res_metric(pfRefResult *r, const char *name, double v)
 {
     if (r->nmetric < PF_REF_MAX_METRICS) {
         r->metric_name[r->nmetric] = name;
@@ -82,7 +83,7 @@ static void res_metric(pfRefResult *r, const char *name, double v)
     }
 }
 
-static int parse_num(const char *key, const char *value, double *out, double lo, double hi,
+int pf_ref_parse_num(const char *key, const char *value, double *out, double lo, double hi,
                      char *msg, int n)
 {
     char *end = NULL;
@@ -96,7 +97,7 @@ static int parse_num(const char *key, const char *value, double *out, double lo,
 }
 
 /* Last sample index: the scene takes ceil(t_end / dt) steps (pf_demo.c), so do we. */
-static long n_samples(double t_end, double out_dt)
+long pf_ref_n_samples(double t_end, double out_dt)
 {
     return (long)ceil(t_end / out_dt - 1e-9);
 }
@@ -167,7 +168,7 @@ int pf_ref_sliding_set(pfRefSliding *p, const char *key, const char *value, char
              {"v0", &p->v0, -100, 100},     {"w0", &p->w0, -1e3, 1e3}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
         if (!strcmp(key, t[i].k)) {
-            if (parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n)) return -1;
+            if (pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n)) return -1;
             if (p->c == PF_REF_SL_FREESLIDE && !strcmp(key, "mu_k")) p->mu_s = p->mu_k;
             return 0;
         }
@@ -277,7 +278,7 @@ static void sl_record(const Sl *s, pfRefResult *r, double t, const double *y)
     double fx, fy, m;
     sl_loads(s, t, y, &fx, &fy, &m);
     double sp = hypot(y[3], y[4]), spin = fabs(y[5]) * s->rho_g;
-    double *row = res_row(r);
+    double *row = pf_ref_res_row(r);
     double v[SL_NCOL] = {t,
                          y[0],
                          y[1],
@@ -312,7 +313,7 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
         s.def.length = p->L;
         s.def.width = p->W;
     }
-    if (res_init(out, sl_cols, SL_NCOL, t_end, out_dt)) return -1;
+    if (pf_ref_res_init(out, sl_cols, SL_NCOL, t_end, out_dt)) return -1;
     gsl_odeiv2_system sys = {sl_rhs, NULL, 6, &s};
     gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 6);
     gsl_odeiv2_step *st2 = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 6);
@@ -337,7 +338,7 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
     sl_record(&s, out, 0.0, y);
     long k = 1;
     int status = 0;
-    while (k <= n_samples(t_end, out_dt) && status == 0) {
+    while (k <= pf_ref_n_samples(t_end, out_dt) && status == 0) {
         double target = sample_time(k, out_dt);
         if (stick) {
             double tn = fmin(t + REF_STICK_PROBE, target);
@@ -449,20 +450,20 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
         out->rows[(out->n - 1) * SL_NCOL] - rest_start >= SL_MIN_STOP)
         stops++;
     const double *last = out->rows + (out->n - 1) * SL_NCOL;
-    res_metric(out, "final_x", last[1]);
-    res_metric(out, "final_y", last[2]);
-    res_metric(out, "final_theta", last[3]);
-    res_metric(out, "max_displacement", maxd);
-    res_metric(out, "max_speed", maxv);
-    res_metric(out, "stick_time", stick_time);
-    res_metric(out, "stops", stops);
+    pf_ref_res_metric(out, "final_x", last[1]);
+    pf_ref_res_metric(out, "final_y", last[2]);
+    pf_ref_res_metric(out, "final_theta", last[3]);
+    pf_ref_res_metric(out, "max_displacement", maxd);
+    pf_ref_res_metric(out, "max_speed", maxv);
+    pf_ref_res_metric(out, "stick_time", stick_time);
+    pf_ref_res_metric(out, "stops", stops);
     if (p->c == PF_REF_SL_ECCENTRIC) {
-        res_metric(out, "breakaway_force", p->ramp * breakaway_t);
-        res_metric(out, "breakaway_time", breakaway_t);
+        pf_ref_res_metric(out, "breakaway_force", p->ramp * breakaway_t);
+        pf_ref_res_metric(out, "breakaway_time", breakaway_t);
     }
     if (p->c == PF_REF_SL_FREESLIDE) {
-        res_metric(out, "stop_time_translation", stop_tr);
-        res_metric(out, "stop_time_rotation", stop_rot);
+        pf_ref_res_metric(out, "stop_time_translation", stop_tr);
+        pf_ref_res_metric(out, "stop_time_rotation", stop_rot);
     }
     return 0;
 }
@@ -509,7 +510,8 @@ int pf_ref_coupled_set(pfRefCoupled *p, const char *key, const char *value, char
              {"a1", &p->a1, 0, 1e9},   {"a2", &p->a2, 0, 1e9},    {"x1", &p->x1, -1e3, 1e3},
              {"v1", &p->v1, -1e3, 1e3}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k)) return parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
+        if (!strcmp(key, t[i].k))
+            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
     snprintf(msg, (size_t)n, "unknown --set key '%s' for coupled-masses", key);
     return -1;
 }
@@ -589,13 +591,13 @@ static void cp_record(const Cp *c, pfRefResult *r, double t, const double *y)
     double fr = c->stick ? p->m2 * cp_stick_acc(p, y) : cp_b(p, t) * c->s;
     double v[CP_NCOL] = {
         t, y[0], y[1], y[2], y[3], y[1] - y[3], fr, cp_energy(p, y), (double)c->stick};
-    memcpy(res_row(r), v, sizeof v);
+    memcpy(pf_ref_res_row(r), v, sizeof v);
 }
 
 int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRefResult *out)
 {
     if (p->az != 0.0 && !(p->az * p->wz * p->wz < p->g)) return -1; /* body 2 would lift off */
-    if (res_init(out, cp_cols, CP_NCOL, t_end, out_dt)) return -1;
+    if (pf_ref_res_init(out, cp_cols, CP_NCOL, t_end, out_dt)) return -1;
     Cp c = {p, 0, 1.0};
     double y[4] = {p->x1, p->v1, 0.0, 0.0}, yp[4], yt[4], yerr[4];
     if (y[1] == y[3])
@@ -611,7 +613,7 @@ int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRef
     cp_record(&c, out, 0.0, y);
     long k = 1;
     int status = 0;
-    while (k <= n_samples(t_end, out_dt)) {
+    while (k <= pf_ref_n_samples(t_end, out_dt)) {
         double target = sample_time(k, out_dt), tp = t;
         memcpy(yp, y, sizeof y);
         double g0 = cp_event(&c, tp, yp);
@@ -669,10 +671,10 @@ int pf_ref_coupled_run(const pfRefCoupled *p, double t_end, double out_dt, pfRef
         emin = fmin(emin, r[7]);
         rise = fmax(rise, r[7] - emin);
     }
-    res_metric(out, "first_stick_time", first);
-    res_metric(out, "max_energy_increase", rise);
-    res_metric(out, "final_energy", out->rows[(out->n - 1) * CP_NCOL + 7]);
-    res_metric(out, "stick_time", stick_time);
+    pf_ref_res_metric(out, "first_stick_time", first);
+    pf_ref_res_metric(out, "max_energy_increase", rise);
+    pf_ref_res_metric(out, "final_energy", out->rows[(out->n - 1) * CP_NCOL + 7]);
+    pf_ref_res_metric(out, "stick_time", stick_time);
     return 0;
 }
 
@@ -726,7 +728,7 @@ int pf_ref_table_set(pfRefTable *p, const char *key, const char *value, char *ms
     }
     if (!strcmp(key, "tilt")) { /* degrees, as in the scene */
         double deg;
-        if (parse_num(key, value, &deg, -89, 89, msg, n)) return -1;
+        if (pf_ref_parse_num(key, value, &deg, -89, 89, msg, n)) return -1;
         p->tilt = deg * M_PI / 180.0;
         return 0;
     }
@@ -750,7 +752,8 @@ int pf_ref_table_set(pfRefTable *p, const char *key, const char *value, char *ms
              {"wy0", &p->w0[1], -1e5, 1e5},
              {"wz0", &p->w0[2], -1e5, 1e5}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k)) return parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
+        if (!strcmp(key, t[i].k))
+            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
     snprintf(msg, (size_t)n, "unknown --set key '%s' for shaking-table", key);
     return -1;
 }
@@ -800,14 +803,14 @@ static int tb_rhs(double t, const double y[], double f[], void *par)
 int pf_ref_table_run(const pfRefTable *p, double t_end, double out_dt, pfRefResult *out)
 {
     if (!(p->az * p->wz * p->wz < p->g * cos(p->tilt))) return -1; /* lift-off */
-    if (res_init(out, tb_cols, TB_NCOL, t_end, out_dt)) return -1;
+    if (pf_ref_res_init(out, tb_cols, TB_NCOL, t_end, out_dt)) return -1;
     gsl_odeiv2_system sys = {tb_rhs, NULL, 7, (void *)p};
     gsl_odeiv2_driver *d =
         gsl_odeiv2_driver_alloc_y_new(&sys, gsl_odeiv2_step_rk8pd, 1e-6, 1e-11, 1e-10);
     double y[7] = {0, 0, p->v0[0], p->v0[1], p->w0[0], p->w0[1], p->w0[2]};
     double t = 0.0;
     int status = 0;
-    for (long k = 0; k <= n_samples(t_end, out_dt); ++k) {
+    for (long k = 0; k <= pf_ref_n_samples(t_end, out_dt); ++k) {
         double target = sample_time(k, out_dt);
         if (k > 0 && gsl_odeiv2_driver_apply(d, &t, target, y) != GSL_SUCCESS) {
             status = -1;
@@ -820,13 +823,13 @@ int pf_ref_table_run(const pfRefTable *p, double t_end, double out_dt, pfRefResu
                         0.2 * p->r * p->r * (y[4] * y[4] + y[5] * y[5] + y[6] * y[6]) -
                         p->g * sin(p->tilt) * y[0]);
         double v[TB_NCOL] = {target, y[0], y[1], y[2], y[3], y[4], y[5], y[6], e};
-        memcpy(res_row(out), v, sizeof v);
+        memcpy(pf_ref_res_row(out), v, sizeof v);
     }
     gsl_odeiv2_driver_free(d);
     if (status) return status;
     const double *last = out->rows + (out->n - 1) * TB_NCOL;
-    res_metric(out, "final_x", last[1]);
-    res_metric(out, "final_y", last[2]);
-    res_metric(out, "final_wz", last[7]);
+    pf_ref_res_metric(out, "final_x", last[1]);
+    pf_ref_res_metric(out, "final_y", last[2]);
+    pf_ref_res_metric(out, "final_wz", last[7]);
     return 0;
 }

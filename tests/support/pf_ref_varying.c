@@ -1,5 +1,6 @@
 /* Reference solutions of the varying-normal-load cases (see pf_ref_varying.h). */
 #include "pf_ref_varying.h"
+#include "pf_ref_internal.h"
 
 #include <patchfriction/pf_core.h>
 
@@ -33,48 +34,6 @@
 /* helpers                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 
-static int res_init(pfRefResult *r, const char *const *cols, int ncol, double t_end, double out_dt)
-{
-    memset(r, 0, sizeof *r);
-    r->cols = cols;
-    r->ncol = ncol;
-    long cap = (long)ceil(t_end / out_dt - 1e-9) + 2;
-    r->rows = calloc((size_t)(cap * ncol), sizeof *r->rows);
-    r->min_dt_evt = EVENT_TOL;
-    return r->rows ? 0 : -1;
-}
-
-static double *res_row(pfRefResult *r)
-{
-    return r->rows + r->n++ * r->ncol;
-}
-
-static void res_metric(pfRefResult *r, const char *name, double v)
-{
-    if (r->nmetric < PF_REF_MAX_METRICS) {
-        r->metric_name[r->nmetric] = name;
-        r->metric[r->nmetric++] = v;
-    }
-}
-
-static long n_samples(double t_end, double out_dt)
-{
-    return (long)ceil(t_end / out_dt - 1e-9);
-}
-
-static int parse_num(const char *key, const char *value, double *out, double lo, double hi,
-                     char *msg, int n)
-{
-    char *end = NULL;
-    double v = strtod(value, &end);
-    if (end == value || *end || !isfinite(v) || v < lo || v > hi) {
-        snprintf(msg, (size_t)n, "--set %s=%s: expected a number in [%g, %g]", key, value, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* shaking-table vertical                                                                      */
 /* ------------------------------------------------------------------------------------------ */
@@ -91,8 +50,8 @@ void pf_ref_table_vertical_default(pfRefTableVertical *p)
 int pf_ref_table_vertical_set(pfRefTableVertical *p, const char *key, const char *value, char *msg,
                               int n)
 {
-    if (!strcmp(key, "A_z")) return parse_num(key, value, &p->az, 0, 1, msg, n);
-    if (!strcmp(key, "omega_z")) return parse_num(key, value, &p->wz, 0, 1e6, msg, n);
+    if (!strcmp(key, "A_z")) return pf_ref_parse_num(key, value, &p->az, 0, 1, msg, n);
+    if (!strcmp(key, "omega_z")) return pf_ref_parse_num(key, value, &p->wz, 0, 1e6, msg, n);
     return pf_ref_table_set(&p->t, key, value, msg, n);
 }
 
@@ -210,7 +169,7 @@ int pf_ref_slope_drop_set(pfRefSlopeDrop *p, const char *key, const char *value,
     if (!strcmp(key, "yaw") || !strcmp(key, "criterion")) return 0;
     if (!strcmp(key, "slope")) {
         double deg;
-        if (parse_num(key, value, &deg, 0, 89, msg, n)) return -1;
+        if (pf_ref_parse_num(key, value, &deg, 0, 89, msg, n)) return -1;
         p->slope = deg * M_PI / 180.0;
         return 0;
     }
@@ -221,7 +180,8 @@ int pf_ref_slope_drop_set(pfRefSlopeDrop *p, const char *key, const char *value,
              {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
              {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
     for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k)) return parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
+        if (!strcmp(key, t[i].k))
+            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
     snprintf(msg, (size_t)n, "unknown --set key '%s' for sliding-blocks slope-drop", key);
     return -1;
 }
@@ -365,7 +325,7 @@ static void sd_record(const Sd *s, pfRefResult *r, double t, const SdState *q)
                          rest ? 1.0 : 0.0,
                          q->z,
                          e};
-    memcpy(res_row(r), v, sizeof v);
+    memcpy(pf_ref_res_row(r), v, sizeof v);
 }
 
 /* Stick test after a stop (P13: the loads are a pure force through the mass centre). */
@@ -382,11 +342,11 @@ int pf_ref_slope_drop_run(const pfRefSlopeDrop *p, double t_end, double out_dt, 
     s.J = p->mass * (p->L * p->L + p->W * p->W) / 12.0;
     s.rho_g = sqrt((p->L * p->L + p->W * p->W) / 12.0);
     s.N = p->mass * p->g * cos(p->slope);
-    if (res_init(out, sd_cols, SD_NCOL, t_end, out_dt)) return -1;
+    if (pf_ref_res_init(out, sd_cols, SD_NCOL, t_end, out_dt)) return -1;
     const double gt = p->g * sin(p->slope), gn = p->g * cos(p->slope);
     /* free fall to the incline: exact */
     const double t_land = sqrt(2.0 * p->drop / gn);
-    long nk = n_samples(t_end, out_dt), k = 0;
+    long nk = pf_ref_n_samples(t_end, out_dt), k = 0;
     SdState q;
     for (; k <= nk && (double)k * out_dt < t_land; ++k) {
         double t = (double)k * out_dt;
@@ -510,16 +470,16 @@ int pf_ref_slope_drop_run(const pfRefSlopeDrop *p, double t_end, double out_dt, 
         out->rows[(out->n - 1) * SD_NCOL] - rest_start >= SL_MIN_STOP)
         stops++;
     const double *last = out->rows + (out->n - 1) * SD_NCOL;
-    res_metric(out, "final_x", last[1]);
-    res_metric(out, "final_y", last[2]);
-    res_metric(out, "final_theta", last[3]);
-    res_metric(out, "max_displacement", maxd);
-    res_metric(out, "max_speed", maxv);
-    res_metric(out, "stick_time", stick_time);
-    res_metric(out, "stops", stops);
-    res_metric(out, "landing_time", t_land);
-    res_metric(out, "stop_time_translation", stop_tr);
-    res_metric(out, "stop_time_rotation", stop_rot);
+    pf_ref_res_metric(out, "final_x", last[1]);
+    pf_ref_res_metric(out, "final_y", last[2]);
+    pf_ref_res_metric(out, "final_theta", last[3]);
+    pf_ref_res_metric(out, "max_displacement", maxd);
+    pf_ref_res_metric(out, "max_speed", maxv);
+    pf_ref_res_metric(out, "stick_time", stick_time);
+    pf_ref_res_metric(out, "stops", stops);
+    pf_ref_res_metric(out, "landing_time", t_land);
+    pf_ref_res_metric(out, "stop_time_translation", stop_tr);
+    pf_ref_res_metric(out, "stop_time_rotation", stop_rot);
     return 0;
 }
 
@@ -539,8 +499,8 @@ void pf_ref_coupled_vertical_default(pfRefCoupledVertical *p)
 int pf_ref_coupled_vertical_set(pfRefCoupledVertical *p, const char *key, const char *value,
                                 char *msg, int n)
 {
-    if (!strcmp(key, "A_z")) return parse_num(key, value, &p->az, 0, 1, msg, n);
-    if (!strcmp(key, "omega_z")) return parse_num(key, value, &p->wz, 0, 1e5, msg, n);
+    if (!strcmp(key, "A_z")) return pf_ref_parse_num(key, value, &p->az, 0, 1, msg, n);
+    if (!strcmp(key, "omega_z")) return pf_ref_parse_num(key, value, &p->wz, 0, 1e5, msg, n);
     return pf_ref_coupled_set(&p->c, key, value, msg, n);
 }
 
