@@ -85,6 +85,7 @@ struct pfOdeContext {
     int solver; ///< 1: patches are coupled inside the solver (patched ODE, coupling AUTO/SOLVER)
     dJointGroupID near_group;
     unsigned long frame;
+    double last_dt; ///< dt of the last pf_ode_before_step [s] (0 before the first)
 
     /* materials: open addressing geom -> index into mats */
     dGeomID *mat_keys;
@@ -122,6 +123,11 @@ void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMat
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
+
+/* pf_ode_rows.c: conditioning of the adapter's rows */
+double pf_ode_point_row_mobility(dBodyID b, const double *P, const double *d);
+double pf_ode_ang_row_mobility(dBodyID b, const double *e);
+double pf_ode_row_cfm(const pfOdeContext *ctx, double mobility, double dt);
 
 /* pf_ode_solver.c: the in-solver coupling (a no-op build without the patched ODE) */
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2);

@@ -128,11 +128,18 @@ static void project_to_plane(const double *pt, const double *o, const double *n,
         out[k] = pt[k] - s * n[k];
 }
 
-/* Box face flat on the contact plane -> rectangle at the face centre. side: +1 when the box is
- * body 1 (its touching face looks along -n), -1 when it is body 2. */
-static int try_box(pfOdePair *p, dGeomID g, double side, const double *c0)
+/* A box face flat on the contact plane (its normal within PF_ODE_FACE_COS of n). side: +1 when
+ * the box is body 1 (its touching face looks along -n), -1 when it is body 2. Writes the face
+ * centre (world), its half extents and in-plane axes (long side first). 0 if no face is flat. */
+typedef struct boxface {
+    double c[3];       /* face centre, world */
+    double u[3], v[3]; /* in-plane unit axes (u along the longer side), projected on the plane */
+    double hu, hv;     /* half lengths along u, v [m] */
+} boxface;
+
+static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
 {
-    if (dGeomGetClass(g) != dBoxClass) return 0;
+    if (!g || dGeomGetClass(g) != dBoxClass) return 0;
     dVector3 len;
     dGeomBoxGetLengths(g, len);
     const dReal *R = dGeomGetRotation(g);
@@ -149,34 +156,139 @@ static int try_box(pfOdePair *p, dGeomID g, double side, const double *c0)
     if (best < PF_ODE_FACE_COS) return 0;
     double ak[3] = {R[0 + k], R[4 + k], R[8 + k]};
     double sgn = pf_ode_dot(ak, p->n) > 0 ? 1.0 : -1.0;
-    double fc[3];
     for (int j = 0; j < 3; ++j)
-        fc[j] = pos[j] - side * sgn * 0.5 * len[k] * ak[j];
+        f->c[j] = pos[j] - side * sgn * 0.5 * len[k] * ak[j];
     int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
     if (len[i2] > len[i1]) {
         int t = i1;
         i1 = i2;
         i2 = t;
     }
-    double ex[3] = {R[0 + i1], R[4 + i1], R[8 + i1]};
-    /* x: long side projected on the plane */
-    double s = pf_ode_dot(ex, p->n);
+    double e1[3] = {R[0 + i1], R[4 + i1], R[8 + i1]};
+    double s1 = pf_ode_dot(e1, p->n);
     for (int j = 0; j < 3; ++j)
-        p->x[j] = ex[j] - s * p->n[j];
-    normalize(p->x);
-    pf_ode_cross(p->n, p->x, p->y);
+        f->u[j] = e1[j] - s1 * p->n[j];
+    normalize(f->u);
+    pf_ode_cross(p->n, f->u, f->v);
+    f->hu = 0.5 * len[i1];
+    f->hv = 0.5 * len[i2];
+    return 1;
+}
+
+/* Clip the convex CCW polygon poly (n vertices, 2-D) by the half plane a x + b y <= d
+ * (Sutherland-Hodgman); returns the new count (<= n + 1). */
+static int clip_half_plane(double *poly, int n, double a, double b, double d)
+{
+    double out[2 * 2 * PF_ODE_MAX_CONTACTS];
+    int m = 0;
+    for (int i = 0; i < n; ++i) {
+        const double *P = poly + 2 * i, *Q = poly + 2 * ((i + 1) % n);
+        double sp = a * P[0] + b * P[1] - d, sq = a * Q[0] + b * Q[1] - d;
+        if (sp <= 0.0) {
+            out[2 * m] = P[0];
+            out[2 * m + 1] = P[1];
+            ++m;
+        }
+        if ((sp < 0.0 && sq > 0.0) || (sp > 0.0 && sq < 0.0)) {
+            double t = sp / (sp - sq);
+            out[2 * m] = P[0] + t * (Q[0] - P[0]);
+            out[2 * m + 1] = P[1] + t * (Q[1] - P[1]);
+            ++m;
+        }
+    }
+    memcpy(poly, out, sizeof(double) * 2 * (size_t)m);
+    return m;
+}
+
+/* Patch of a box face lying flat on the other geom (issue: the contact points ODE returns for a
+ * resting face vary from step to step, 2 to 8, as the solver rocks the box by micro-radians;
+ * a patch taken from their hull would flip between a rectangle, a polygon and a point and lose
+ * its stick anchor). The patch is the face's overlap with what it rests on, from the geometry:
+ *  - on a plane: the whole face (a rectangle);
+ *  - on a box face flat the other way: the two rectangles intersected in the contact plane (the
+ *    smaller face whole is a rectangle; a partial overlap, as in a pyramid, is a polygon).
+ * The contact points must lie in the face (within 5 % of its smaller side, along n), so a box
+ * that merely has a face parallel to the plane while touching by an edge is not taken. */
+static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const double *c0)
+{
+    boxface f;
+    if (!flat_box_face(p, g, side, &f)) return 0;
+    double tol = 0.05 * 2.0 * fmin(f.hu, f.hv);
+    for (int i = 0; i < p->ncontacts; ++i) {
+        double d[3] = {p->contacts[i].pos[0] - f.c[0], p->contacts[i].pos[1] - f.c[1],
+                       p->contacts[i].pos[2] - f.c[2]};
+        if (fabs(pf_ode_dot(d, p->n)) > tol) return 0;
+        if (fabs(pf_ode_dot(d, f.u)) > f.hu + tol || fabs(pf_ode_dot(d, f.v)) > f.hv + tol)
+            return 0;
+    }
     double c[3];
-    project_to_plane(fc, c0, p->n, c);
-    double xy[2 * PF_ODE_MAX_CONTACTS];
-    int nv = 0;
-    double area = contact_hull(p, c, p->x, p->y, xy, &nv);
-    double face = len[i1] * len[i2];
-    if (fabs(area) < PF_ODE_FACE_COVER * face) return 0;
+    project_to_plane(f.c, c0, p->n, c);
+    int ocls = other ? dGeomGetClass(other) : -1;
+    boxface o;
+    if (ocls == dPlaneClass) {
+        /* whole face */
+    } else if (ocls == dBoxClass && flat_box_face(p, other, -side, &o)) {
+        /* both faces in the frame (u, v) of this face about c */
+        double oc[3];
+        project_to_plane(o.c, c0, p->n, oc);
+        double dc[3] = {oc[0] - c[0], oc[1] - c[1], oc[2] - c[2]};
+        double ox = pf_ode_dot(dc, f.u), oy = pf_ode_dot(dc, f.v);
+        double ux = pf_ode_dot(o.u, f.u), uy = pf_ode_dot(o.u, f.v);
+        double vx = -uy, vy = ux; /* o.v in this frame (both frames right-handed about n) */
+        double poly[2 * 2 * PF_ODE_MAX_CONTACTS] = {-f.hu, -f.hv, f.hu,  -f.hv,
+                                                    f.hu,  f.hv,  -f.hu, f.hv};
+        int nv = 4;
+        nv = clip_half_plane(poly, nv, ux, uy, ux * ox + uy * oy + o.hu);
+        nv = clip_half_plane(poly, nv, -ux, -uy, -(ux * ox + uy * oy) + o.hu);
+        nv = clip_half_plane(poly, nv, vx, vy, vx * ox + vy * oy + o.hv);
+        nv = clip_half_plane(poly, nv, -vx, -vy, -(vx * ox + vy * oy) + o.hv);
+        double cx = 0.0, cy = 0.0;
+        double area = nv >= 3 ? polygon_area_centroid(poly, nv, &cx, &cy) : 0.0;
+        double fa = 4.0 * f.hu * f.hv, oa = 4.0 * o.hu * o.hv;
+        if (!(area > PF_ODE_DEGENERATE_AREA * fmin(fa, oa))) return 0;
+        if (area < PF_ODE_FACE_COVER * fa) {
+            if (area >= PF_ODE_FACE_COVER * oa) {
+                /* the other face lies whole inside this one: its rectangle */
+                memcpy(p->c, oc, sizeof oc);
+                memcpy(p->x, o.u, sizeof o.u);
+                memcpy(p->y, o.v, sizeof o.v);
+                p->def = pf_default_patch_def();
+                p->def.shape = PF_PATCH_RECT;
+                p->def.length = 2.0 * o.hu;
+                p->def.width = 2.0 * o.hv;
+                p->kind = PF_ODE_KIND_PATCH;
+                return 1;
+            }
+            if (nv > PF_POLYGON_MAX_VERTICES) return 0;
+            for (int i = 0; i < nv; ++i) {
+                poly[2 * i] -= cx;
+                poly[2 * i + 1] -= cy;
+            }
+            for (int k = 0; k < 3; ++k)
+                p->c[k] = c[k] + cx * f.u[k] + cy * f.v[k];
+            memcpy(p->x, f.u, sizeof f.u);
+            memcpy(p->y, f.v, sizeof f.v);
+            p->def = pf_default_patch_def();
+            p->def.shape = PF_PATCH_POLYGON;
+            p->def.vertex_count = nv;
+            memcpy(p->def.vertices, poly, sizeof(double) * 2 * (size_t)nv);
+            p->kind = PF_ODE_KIND_PATCH;
+            return 1;
+        }
+    } else {
+        /* anything else: the face counts only if the contacts cover it */
+        double xy[2 * PF_ODE_MAX_CONTACTS];
+        int nv = 0;
+        double area = contact_hull(p, c, f.u, f.v, xy, &nv);
+        if (fabs(area) < PF_ODE_FACE_COVER * 4.0 * f.hu * f.hv) return 0;
+    }
     memcpy(p->c, c, sizeof c);
+    memcpy(p->x, f.u, sizeof f.u);
+    memcpy(p->y, f.v, sizeof f.v);
     p->def = pf_default_patch_def();
     p->def.shape = PF_PATCH_RECT;
-    p->def.length = len[i1];
-    p->def.width = len[i2];
+    p->def.length = 2.0 * f.hu;
+    p->def.width = 2.0 * f.hv;
     p->kind = PF_ODE_KIND_PATCH;
     return 1;
 }
@@ -249,7 +361,7 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
         p->kind = PF_ODE_KIND_PATCH;
         return;
     }
-    if (try_box(p, p->g1, 1.0, c0) || try_box(p, p->g2, -1.0, c0)) return;
+    if (try_box(p, p->g1, p->g2, 1.0, c0) || try_box(p, p->g2, p->g1, -1.0, c0)) return;
     if (try_cylinder(p, p->g1, 1.0, c0) || try_cylinder(p, p->g2, -1.0, c0)) return;
     double r1 = curvature_radius(p->g1), r2 = curvature_radius(p->g2);
     if ((isfinite(r1) || isfinite(r2)) && n <= 1) {
@@ -338,6 +450,17 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         } else {
             c.surface.mode = 0;
             c.surface.mu = 0; /* normal row only */
+            if (ctx->last_dt > 0.0) {
+                double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
+                double P[3] = {c.geom.pos[0], c.geom.pos[1], c.geom.pos[2]};
+                double mob =
+                    pf_ode_point_row_mobility(b1, P, nn) + pf_ode_point_row_mobility(b2, P, nn);
+                double cfm = pf_ode_row_cfm(ctx, mob, ctx->last_dt);
+                if (cfm > 0.0) {
+                    c.surface.mode |= dContactSoftCFM;
+                    c.surface.soft_cfm = cfm;
+                }
+            }
             if (tilt_gain > 0.0) {
                 double r[3], tr[3];
                 for (int k = 0; k < 3; ++k)
@@ -347,7 +470,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 double v = -tilt_gain * pf_ode_dot(tr, nn), lim = ctx->cfg.stick_velocity_tol;
                 v = v > lim ? lim : (v < -lim ? -lim : v);
                 if (isfinite(v) && v != 0.0) {
-                    c.surface.mode = dContactMotionN;
+                    c.surface.mode |= dContactMotionN;
                     c.surface.motionN = v;
                 }
             }

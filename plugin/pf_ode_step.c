@@ -710,6 +710,70 @@ static int rolling_rows(const pfOdePair *p, double a_hertz, double N, rowset *rs
     return 0;
 }
 
+/* The loads test of a patch at rest (P10-P13 for a free body on the static world, the
+ * generalised holding-wrench form otherwise; CA or, with limit, the limit-set test). stop, if
+ * not NULL, is added to the frictionless relative acceleration: the acceleration that stops the
+ * patch's present twist within the step (xi0 / dt), so the test asks whether friction of
+ * coefficient mu can stop it and hold it. Returns the core's status. */
+static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
+                      const dMass *m1, const double *f1, const double *t1v, const double *f2,
+                      const double *t2v, double N, double mu, const pfTwist *stop, int limit,
+                      pfStickResult *res)
+{
+    const double *c = p->c, *n = p->n, *x = p->x, *y = p->y;
+    if (!dyn1) return PF_ERR_STATE;
+    bodymodel bm1, bm2;
+    body_model(ctx, p, p->b1, &bm1);
+    if (dyn2) body_model(ctx, p, p->b2, &bm2);
+    if (!dyn2 && bm1.world_rows == 0) {
+        /* a body on the static world with no joint restricting it: P10-P13 as written */
+        const dReal *gp = dBodyGetPosition(p->b1);
+        double G1[3] = {gp[0] - c[0], gp[1] - c[1], gp[2] - c[2]};
+        double j1 = axial_inertia(p->b1, m1, n);
+        double gx = pf_ode_dot(G1, x), gy = pf_ode_dot(G1, y);
+        pfPlanarBody body = {m1->mass, j1, gx, gy};
+        double lfx = pf_ode_dot(f1, x), lfy = pf_ode_dot(f1, y), lmz = pf_ode_dot(t1v, n);
+        if (stop) {
+            /* the twist's stopping acceleration as loads: m a_G and J alpha, with
+             * a_G = a_c + alpha z x (G - c) */
+            lfx += m1->mass * (stop->vx - stop->w * gy);
+            lfy += m1->mass * (stop->vy + stop->w * gx);
+            lmz += j1 * stop->w;
+        }
+        return limit ? pf_stick_planar_limit(&p->def, mu, N, &body, lfx, lfy, lmz, res, NULL)
+                     : pf_stick_planar(&p->def, mu, N, &body, lfx, lfy, lmz, res, NULL);
+    }
+    /* generalised form: A and a_free given the other constraints (see bodymodel) */
+    double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
+    model_patch_block(&bm1, p, f1, t1v, 1.0, A, af, araw);
+    if (dyn2) model_patch_block(&bm2, p, f2, t2v, -1.0, A, af, araw);
+    if (stop) {
+        af[0] += stop->vx;
+        af[1] += stop->vy;
+        af[2] += stop->w;
+        araw[0] += stop->vx;
+        araw[1] += stop->vy;
+        araw[2] += stop->w;
+    }
+    pfWrench reac[3];
+    int nreac = 0;
+    regularise_block(A, af, araw, p->rho_g, reac, &nreac);
+    pfTwist a_free = {af[0], af[1], af[2]};
+    return limit ? pf_stick_general_limit(&p->def, mu, N, A, a_free, reac, nreac, res, NULL)
+                 : pf_stick_general(&p->def, mu, N, A, a_free, res, NULL);
+}
+
+/* Cheap screen before the stopping test: can friction mu N change the patch's twist by as much
+ * as it has within one step? Translation: dt mu N (1/m1 + 1/m2) against |v|; spin: the same
+ * with the radius of gyration, against |w| rho_g (a factor 2 of margin for the lever arms). */
+static int stoppable(int dyn1, int dyn2, const dMass *m1, const dMass *m2, pfTwist tw, double mu,
+                     double N, double dt, double rho_g)
+{
+    double im = (dyn1 ? 1.0 / m1->mass : 0.0) + (dyn2 && m2 ? 1.0 / m2->mass : 0.0);
+    double dv = 2.0 * dt * mu * N * im;
+    return hypot(tw.vx, tw.vy) <= dv && fabs(tw.w) * rho_g <= 2.0 * dv;
+}
+
 static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
 {
     const pfOdeConfig *cfg = &ctx->cfg;
@@ -885,58 +949,53 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     pfOdePatchState next = PF_ODE_STATE_SLIP;
     pfTwist xi = tw;
     int xi_from_test = 0;
+    /* Stick decisions (docs/architecture.md, "stick and slip"):
+     *  - at rest (below the velocity tolerance): the loads test, as in the papers;
+     *  - a stuck patch stays stuck while static friction could stop its present twist within
+     *    this step (the loads test with the stopping acceleration xi0 / dt added, mu_s) and the
+     *    loads test holds: the solver's residual velocity (QuickStep leaves ~1e-4 m/s in a
+     *    stack) is drift, which the anchor corrects, not motion; a twist friction cannot stop
+     *    (a launch, an impact) releases it;
+     *  - a sliding patch sticks when kinetic friction can stop it within this step (the same
+     *    stopping test with mu_k) and the loads are then held (mu_s): backward Euler's answer,
+     *    so solver noise above the velocity tolerance cannot keep a patch sliding. */
+    const int held = prev == PF_ODE_STATE_STICK;
+    pfStickResult res;
+    int st = PF_ERR_STATE, tested = 0;
     if (small) {
-        pfStickResult res;
-        int st;
-        double G1[3];
-        const dReal *gp = dBodyGetPosition(b1);
-        G1[0] = gp[0] - c[0];
-        G1[1] = gp[1] - c[1];
-        G1[2] = gp[2] - c[2];
-        bodymodel bm1, bm2;
-        if (dyn1) body_model(ctx, p, b1, &bm1);
-        if (dyn2) body_model(ctx, p, b2, &bm2);
-        if (!dyn1) {
-            st = PF_ERR_STATE;
-        } else if (!dyn2 && bm1.world_rows == 0) {
-            /* a body on the static world with no joint restricting it: P10-P13 as written */
-            double j1 = axial_inertia(b1, &m1, n);
-            pfPlanarBody body = {m1.mass, j1, pf_ode_dot(G1, x), pf_ode_dot(G1, y)};
-            double lfx = pf_ode_dot(f1, x), lfy = pf_ode_dot(f1, y), lmz = pf_ode_dot(t1v, n);
-            st = limit ? pf_stick_planar_limit(&p->def, mu_s, N, &body, lfx, lfy, lmz, &res, NULL)
-                       : pf_stick_planar(&p->def, mu_s, N, &body, lfx, lfy, lmz, &res, NULL);
-        } else {
-            /* generalised form: A and a_free given the other constraints (see bodymodel) */
-            double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
-            model_patch_block(&bm1, p, f1, t1v, 1.0, A, af, araw);
-            if (dyn2) model_patch_block(&bm2, p, f2, t2v, -1.0, A, af, araw);
-            pfWrench reac[3];
-            int nreac = 0;
-            regularise_block(A, af, araw, rho_g, reac, &nreac);
-            pfTwist a_free = {af[0], af[1], af[2]};
-            st = limit
-                     ? pf_stick_general_limit(&p->def, mu_s, N, A, a_free, reac, nreac, &res, NULL)
-                     : pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
+        st = stick_test(ctx, p, dyn1, dyn2, &m1, f1, t1v, f2, t2v, N, mu_s, NULL, limit, &res);
+        tested = 1;
+    } else if ((held || prev == PF_ODE_STATE_SLIP) &&
+               stoppable(dyn1, dyn2, &m1, dyn2 ? &m2 : NULL, tw, held ? mu_s : mu_k, N, dt,
+                         rho_g)) {
+        pfTwist stop = {tw.vx / dt, tw.vy / dt, tw.w / dt};
+        pfStickResult rs_stop;
+        if (stick_test(ctx, p, dyn1, dyn2, &m1, f1, t1v, f2, t2v, N, held ? mu_s : mu_k, &stop,
+                       limit, &rs_stop) == PF_OK &&
+            rs_stop.sticks) {
+            st = stick_test(ctx, p, dyn1, dyn2, &m1, f1, t1v, f2, t2v, N, mu_s, NULL, limit, &res);
+            /* a sliding patch whose loads break it at once is reversing: it keeps sliding */
+            tested = held || (st == PF_OK && res.sticks);
         }
-        if (st == PF_OK) {
-            p->st_valid = 1;
-            p->st_demand = res.demand;
-            p->st_incipient = res.incipient;
-            info->stick_margin = res.margin;
-            if (!res.pure_translation) {
-                info->has_ca = 1;
-                info->ca[0] = res.ca_x;
-                info->ca[1] = res.ca_y;
-            }
-            if (res.sticks) {
-                next = PF_ODE_STATE_STICK;
-            } else {
-                next = PF_ODE_STATE_SLIP;
-                /* breakaway: rotation about CA (P10) or translation; with LIMIT the minimising
-                 * twist (the limit surface's normal where the loads leave the limit set) */
-                xi = res.incipient;
-                xi_from_test = 1;
-            }
+    }
+    if (tested && st == PF_OK) {
+        p->st_valid = 1;
+        p->st_demand = res.demand;
+        p->st_incipient = res.incipient;
+        info->stick_margin = res.margin;
+        if (!res.pure_translation) {
+            info->has_ca = 1;
+            info->ca[0] = res.ca_x;
+            info->ca[1] = res.ca_y;
+        }
+        if (res.sticks) {
+            next = PF_ODE_STATE_STICK;
+        } else {
+            next = PF_ODE_STATE_SLIP;
+            /* breakaway: rotation about CA (P10) or translation; with LIMIT the minimising
+             * twist (the limit surface's normal where the loads leave the limit set) */
+            xi = res.incipient;
+            xi_from_test = 1;
         }
     }
 
@@ -1106,8 +1165,14 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
      * (with the world CFM a row holding force f slips at cfm * f m/s) */
     cj.surface.mode = dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1 |
                       dContactMotion2 | dContactMotionN | dContactSlip1 | dContactSlip2;
-    cj.surface.slip1 = 0.0;
-    cj.surface.slip2 = 0.0;
+    cj.surface.slip1 = pf_ode_row_cfm(ctx,
+                                      pf_ode_point_row_mobility(p->b1, p->c, rs->t1) +
+                                          pf_ode_point_row_mobility(p->b2, p->c, rs->t1),
+                                      p->dt);
+    cj.surface.slip2 = pf_ode_row_cfm(ctx,
+                                      pf_ode_point_row_mobility(p->b1, p->c, rs->t2) +
+                                          pf_ode_point_row_mobility(p->b2, p->c, rs->t2),
+                                      p->dt);
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
     cj.surface.mu2 = rs->b2 > 0.0 ? rs->b2 : 0.0;
     cj.surface.motion1 = rs->m1;
@@ -1140,7 +1205,11 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         dJointSetAMotorAxis(j, 0, 0, p->n[0], p->n[1], p->n[2]);
         dJointSetAMotorParam(j, dParamFMax, rs->bspin);
         dJointSetAMotorParam(j, dParamVel, rs->spin_vel);
-        dJointSetAMotorParam(j, dParamCFM, 0.0);
+        dJointSetAMotorParam(j, dParamCFM,
+                             pf_ode_row_cfm(ctx,
+                                            pf_ode_ang_row_mobility(p->b1, p->n) +
+                                                pf_ode_ang_row_mobility(p->b2, p->n),
+                                            p->dt));
         memset(&p->fb_spin, 0, sizeof p->fb_spin);
         dJointSetFeedback(j, &p->fb_spin);
         dJointSetData(j, ctx);
@@ -1153,6 +1222,7 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
     if (!ctx) return PF_ERR_NULL;
     if (!(dt > 0.0) || !isfinite(dt)) return PF_ERR_RANGE;
     ctx->counters.steps++;
+    ctx->last_dt = dt;
     /* forget pairs that were not collided this step (separated) */
     int w = 0;
     for (int a = 0; a < ctx->alive_count; ++a) {
