@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const pfSceneClass *const classes[] = {&pf_scene_class_sliding, &pf_scene_class_coupled,
-                                              &pf_scene_class_table};
+                                              &pf_scene_class_table, &pf_scene_class_stack};
 #define N_CLASSES ((int)(sizeof classes / sizeof classes[0]))
 
 int pf_scene_count(void)
@@ -167,7 +167,10 @@ int pfs_ode_step(pfScene *s, double dt, pfError *err)
     if (rc != PF_OK)
         return pfs_fail(err, rc, "%s: pf_ode_before_step failed: %s", s->cls->info.name,
                         pf_strerror(rc));
-    dWorldStep(s->world, dt);
+    if (s->quick)
+        dWorldQuickStep(s->world, dt);
+    else
+        dWorldStep(s->world, dt);
     rc = pf_ode_after_step(s->pf);
     dJointGroupEmpty(s->group);
     if (rc != PF_OK)
@@ -189,6 +192,7 @@ static void destroy_objects(pfScene *s)
     s->space = 0;
     s->world = 0;
     s->ngeoms = 0;
+    s->quick = 0;
     s->t = 0.0;
     s->steps = 0;
 }

@@ -35,7 +35,7 @@ extern "C" {
 #define PF_SCENE_MAX_COLUMNS 32
 #define PF_SCENE_MAX_METRICS 32
 /// Largest number of geoms a scene reports through pf_scene_geoms.
-#define PF_SCENE_MAX_GEOMS 16
+#define PF_SCENE_MAX_GEOMS 256
 
 /// Opaque running scene.
 typedef struct pfScene pfScene;

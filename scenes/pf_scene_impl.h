@@ -40,12 +40,14 @@ struct pfScene {
     double t;
     long steps;
     double default_duration;
+    int quick; ///< 1: pfs_ode_step uses dWorldQuickStep (ODE's default 20 iterations)
     void *impl;
 };
 
 extern const pfSceneClass pf_scene_class_sliding;
 extern const pfSceneClass pf_scene_class_coupled;
 extern const pfSceneClass pf_scene_class_table;
+extern const pfSceneClass pf_scene_class_stack;
 
 /** Fill err (may be NULL) with status and a printf message; returns status. */
 int pfs_fail(pfError *err, int status, const char *fmt, ...)
@@ -69,7 +71,8 @@ int pfs_param_check_unused(pfScene *s, pfError *err);
 int pfs_ode_begin(pfScene *s, pfError *err);
 /** Register a geom for pf_scene_geoms. */
 void pfs_add_geom(pfScene *s, dGeomID g);
-/** Collide (pf_ode_collide for every pair), pf_ode_before_step, dWorldStep, pf_ode_after_step,
+/** Collide (pf_ode_collide for every pair), pf_ode_before_step, dWorldStep (dWorldQuickStep if
+ *  s->quick), pf_ode_after_step,
  *  empty the contact group. Loads must have been added before. Does not advance s->t. */
 int pfs_ode_step(pfScene *s, double dt, pfError *err);
 

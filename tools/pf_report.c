@@ -666,6 +666,13 @@ static int is_law_scene(const char *s)
     return !strcmp(s, "friction-rig") || !strcmp(s, "pendulum");
 }
 
+/* Multi-body scenes (stack, ...) have no pf-reference counterpart: they are compared with stock
+ * friction and with their closed forms in their own section, not in the literature table. */
+static int is_multibody_scene(const char *s)
+{
+    return !strcmp(s, "stack") || !strcmp(s, "bin") || !strcmp(s, "pinch");
+}
+
 static void scene_add_case(Scene *sc, const char *c, size_t len)
 {
     if (sc->ncases >= MAX_CASES || !len) return;
@@ -1543,7 +1550,7 @@ int main(int argc, char **argv)
     memset(csvs, 0, sizeof csvs);
     const double qdur = 1.0; /* --quick: seconds per comparison run */
     for (int i = 0; i < nsc; ++i) {
-        if (is_law_scene(scenes[i].name)) continue;
+        if (is_law_scene(scenes[i].name) || is_multibody_scene(scenes[i].name)) continue;
         int nc = scenes[i].ncases;
         if (nc == 0) {
             NOTE("- scene **%s**: %s lists no cases (not implemented yet); skipped.\n",

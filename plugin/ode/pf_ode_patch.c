@@ -424,7 +424,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
      * this cannot hold a corner down (tipping is unchanged); it only removes the solver's
      * drift. Clamped like the tangential correction. */
     double theta[3] = {0, 0, 0}, tilt_gain = 0.0;
-    if (!stock && p->state == PF_ODE_STATE_STICK && !p->fresh && p->dt > 0.0) {
+    if (!stock && p->state == PF_ODE_STATE_STICK && p->dt > 0.0) {
         dVector3 n1, n2 = {p->nrm2[0], p->nrm2[1], p->nrm2[2], 0};
         dBodyVectorToWorld(b1, p->nrm1[0], p->nrm1[1], p->nrm1[2], n1);
         if (b2) dBodyVectorToWorld(b2, p->nrm2[0], p->nrm2[1], p->nrm2[2], n2);
@@ -541,8 +541,10 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     for (int i = 0; i < m && p->ncontacts < PF_ODE_MAX_CONTACTS; ++i)
         p->contacts[p->ncontacts++] = cg[i];
 
-    /* with the in-solver coupling the normal rows are part of the patch joint (before_step) */
-    if (!ctx->solver || p->mat.mode == PF_ODE_MODE_STOCK) pf_ode_create_normal_joints(ctx, p, base);
+    /* Stock mode: ODE's own contact joints now. Patch modes: the normal rows are created in
+     * pf_ode_before_step (their CFM depends on the step, pf_ode_rows.c; with the in-solver
+     * coupling they are part of the patch joint). */
+    if (p->mat.mode == PF_ODE_MODE_STOCK) pf_ode_create_normal_joints(ctx, p, base);
     return p->ncontacts - base;
 }
 

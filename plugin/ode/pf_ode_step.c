@@ -710,6 +710,14 @@ static int rolling_rows(const pfOdePair *p, double a_hertz, double N, rowset *rs
     return 0;
 }
 
+/* Demands below this fraction of the loads' size (|f1| + |f2| + mu_s N) are rounding. */
+#define PF_ODE_ROUNDING_DEMAND 1e-9
+
+static double norm3(const double *v)
+{
+    return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
 /* The loads test of a patch at rest (P10-P13 for a free body on the static world, the
  * generalised holding-wrench form otherwise; CA or, with limit, the limit-set test). stop, if
  * not NULL, is added to the frictionless relative acceleration: the acceleration that stops the
@@ -977,6 +985,13 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             /* a sliding patch whose loads break it at once is reversing: it keeps sliding */
             tested = held || (st == PF_OK && res.sticks);
         }
+    }
+    if (tested && st == PF_OK && !res.sticks && held &&
+        res.demand <= PF_ODE_ROUNDING_DEMAND * (norm3(f1) + norm3(f2) + mu_s * N)) {
+        /* a demand at the rounding level of the loads (a contact that carried no load last
+         * step has N = 0 and capacity 0) does not release the anchor */
+        res.sticks = 1;
+        res.margin = 0.0;
     }
     if (tested && st == PF_OK) {
         p->st_valid = 1;
@@ -1260,7 +1275,7 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
                 create_rows(ctx, p, &rr);
             }
         } else {
-            if (ctx->solver && !stock) pf_ode_create_normal_joints(ctx, p, 0);
+            if (!stock) pf_ode_create_normal_joints(ctx, p, 0);
             if (ok) create_rows(ctx, p, &rs);
         }
     }
