@@ -57,6 +57,7 @@ typedef struct Stack {
     dQuaternion q0[MAX_BODIES];
     /* metrics */
     double creep, creep_rot, fastest_after_1s, fastest;
+    double creep_xy, creep_yaw;       ///< horizontal part of creep [m], rotation about z [rad]
     double push_x0, push_v0, push_t0; ///< pushed body at the start of the push
     double push_a;                    ///< its mean acceleration over the first PUSH_RUN [m/s^2]
     long messages;
@@ -237,6 +238,16 @@ static int st_step(pfScene *s, double dt, pfError *err)
         double ang = 2.0 * acos(c < 1.0 ? c : 1.0);
         if (!(d <= k->creep)) k->creep = d;
         if (!(ang <= k->creep_rot)) k->creep_rot = ang;
+        double dxy = hypot(p[0] - k->p0[i][0], p[1] - k->p0[i][1]);
+        /* rotation about z: the yaw of the relative rotation q q0^-1 (world frame) */
+        double w =
+            q[0] * k->q0[i][0] + q[1] * k->q0[i][1] + q[2] * k->q0[i][2] + q[3] * k->q0[i][3];
+        double zc =
+            -q[0] * k->q0[i][3] + q[3] * k->q0[i][0] - q[1] * k->q0[i][2] + q[2] * k->q0[i][1];
+        double yaw = fabs(2.0 * atan2(zc, w));
+        if (yaw > M_PI) yaw = 2.0 * M_PI - yaw;
+        if (!(dxy <= k->creep_xy)) k->creep_xy = dxy;
+        if (!(yaw <= k->creep_yaw)) k->creep_yaw = yaw;
     }
     return PF_OK;
 }
@@ -272,9 +283,11 @@ static int st_metrics(const pfScene *s, pfSceneMetric *out, int max)
     pfOdeCounters c = pf_ode_get_counters(s->pf);
     double patches = c.patches > 0 ? (double)c.patches : NAN;
     (void)s;
-    pfSceneMetric m[10] = {
+    pfSceneMetric m[12] = {
         {"creep", k->creep},
         {"creep_rot", k->creep_rot},
+        {"creep_xy", k->creep_xy},
+        {"creep_yaw", k->creep_yaw},
         {"fastest_after_1s", k->fastest_after_1s},
         {"fastest", k->fastest},
         {"ode_messages", (double)k->messages},
@@ -285,7 +298,7 @@ static int st_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"push_accel_closed_form",
          k->pushed >= 0 && k->push > 1.0 ? (k->push * k->mu - k->mu) * G : 0.0},
     };
-    int n = 10 < max ? 10 : max;
+    int n = 12 < max ? 12 : max;
     memcpy(out, m, (size_t)n * sizeof *out);
     return n;
 }
