@@ -106,7 +106,7 @@ typedef enum pfOdeCoupling {
                               ///< onto the limit surface. pf_ode_create rejects it (PF_ERR_RANGE)
                               ///< when the ODE in use lacks the patch series
 } pfOdeCoupling;
-/* The in-solver coupling (plugin/pf_ode_solver.c): each patch is one dJointCreatePatch joint
+/* The in-solver coupling (plugin/ode/pf_ode_solver.c): each patch is one dJointCreatePatch joint
  * (its normal rows and the friction block) whose callback the solver calls per iteration
  * (QuickStep) or per round (dWorldStep) with the block's Delassus matrix A, the free wrench
  * lambda* and the summed normal force N:

@@ -28,7 +28,7 @@
  * static capacity: the twist circles near zero) is a stop. Hysteresis with REF_V_FREEZE. */
 #define REF_V_ZERO 1e-9
 
-/* Definitions shared with the scenes (demos/scenes/pf_scene_*.c), restated here. */
+/* Definitions shared with the scenes (scenes/pf_scene_*.c), restated here. */
 #define SL_V_REST 2e-4
 #define SL_V_STOP 1e-3
 #define SL_MIN_STOP 0.01

@@ -12,7 +12,7 @@
  * az = 0, as the case defaults set, the load is fixed.
  *
  * The trajectory has the same CSV columns and the metrics the same JSON keys as the scene of
- * pf-demo (demos/scenes/pf_scene_*.c), so the two can be compared column by column. */
+ * pf-demo (scenes/pf_scene_*.c), so the two can be compared column by column. */
 #ifndef PF_REF_SCENES_H
 #define PF_REF_SCENES_H
 

@@ -25,7 +25,7 @@
 #define V_FREEZE 1e-8
 #define V_ZERO 1e-9
 
-/* Scene definitions restated (demos/scenes/pf_scene_sliding.c). */
+/* Scene definitions restated (scenes/pf_scene_sliding.c). */
 #define SL_V_REST 2e-4
 #define SL_V_STOP 1e-3
 #define SL_MIN_STOP 0.01

@@ -9,7 +9,7 @@
  * perpendicular) and never push the velocity past zero. Every expected value is (BE) iterated
  * here.
  *
- * The in-solver coupling (patched ODE, plugin/pf_ode_solver.c) takes the friction of a sliding
+ * The in-solver coupling (patched ODE, plugin/ode/pf_ode_solver.c) takes the friction of a sliding
  * patch at the midpoint twist instead, v_m = (v0 + v1)/2 (second order while sliding):
  *     v_m = w (1 - (dt/2) mu g / |w|),  w = v0 + (dt/2) F/m,   v1 = 2 v_m - v0,               (MID)
  * and falls back to (BE) when (MID) would stick (|w| <= (dt/2) mu g) or turn v1 against v0, or
