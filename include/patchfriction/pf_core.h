@@ -249,18 +249,50 @@ typedef struct pfPlanarBody {
     double com_y;   ///< (the normal offset does not matter for planar motion)
 } pfPlanarBody;
 
-/** CA criterion for a free planar body at rest (P10-P13). Loads: force (fx, fy) through the mass
- *  centre and moment m_g about it, everything except this patch's friction. */
-int pf_stick_planar(const pfPatchDef *def, double mu_s, double normal_force,
-                    const pfPlanarBody *body, double fx, double fy, double m_g, pfStickResult *out,
-                    pfError *err);
+/// Input of the stick tests for a free planar body at rest (pf_stick_planar,
+/// pf_stick_planar_limit). The loads are everything except this patch's friction.
+typedef struct pfPlanarStickInput {
+    const pfPatchDef *def; ///< the patch (validated by pf_patch_def_validate); not NULL
+    double mu_s;           ///< static friction coefficient [-], >= 0
+    double normal_force;   ///< normal force N [N], >= 0, mu_s * N finite
+    pfPlanarBody body;     ///< the body resting on the patch
+    double fx;             ///< load force through the mass centre, patch x [N], finite
+    double fy;             ///< load force through the mass centre, patch y [N], finite
+    double m_g;            ///< load moment about the mass centre, about the normal [N m], finite
+} pfPlanarStickInput;
 
-/** Generalised CA criterion (physics.md §2): A is the 3x3 Delassus block of the patch rows
- *  (row-major, twist coordinates (vx, vy, w) at the patch centre; symmetric positive definite),
- *  a_free the frictionless relative patch acceleration. The holding wrench is w* = -A^-1 a_free,
- *  the incipient twist xi = a_free; stick iff -xi.w* <= D(xi). A zero a_free sticks. */
-int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, const double A[9],
-                     pfTwist a_free, pfStickResult *out, pfError *err);
+/** CA criterion for a free planar body at rest (docs/physics.md P10-P13).
+ *  @param in  the patch, coefficient, normal force, body and loads (see pfPlanarStickInput)
+ *  @param out the verdict, CA, demand and capacity; not NULL
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK, or PF_ERR_NULL / PF_ERR_NOT_FINITE / PF_ERR_RANGE naming the bad field, or an
+ *          error of pf_patch_def_validate */
+int pf_stick_planar(const pfPlanarStickInput *in, pfStickResult *out, pfError *err);
+
+/// Input of the generalised stick tests (pf_stick_general, pf_stick_general_limit).
+typedef struct pfGeneralStickInput {
+    const pfPatchDef *def; ///< the patch (validated by pf_patch_def_validate); not NULL
+    double mu_s;           ///< static friction coefficient [-], >= 0
+    double normal_force;   ///< normal force N [N], >= 0, mu_s * N finite
+    const double *A;       ///< 9 values: the 3x3 Delassus block of the patch rows, row-major, twist
+                           ///< coordinates (vx, vy, w) at the patch centre per unit wrench (fx, fy,
+                     ///< mz) [(m/s)/N, (m/s)/(N m), (rad/s)/(N m)]; symmetric positive definite
+    pfTwist a_free; ///< frictionless relative patch acceleration [m/s^2, m/s^2, rad/s^2], finite
+    const pfWrench *reactions; ///< pf_stick_general_limit only: reaction_count wrench directions
+                               ///< (fx, fy [N], mz [N m]; scale irrelevant) that other
+                               ///< constraints supply without limit; NULL with count 0
+    int reaction_count;        ///< 0..3; must be 0 for pf_stick_general
+} pfGeneralStickInput;
+
+/** Generalised CA criterion (docs/physics.md P31): with in->A the Delassus block and in->a_free
+ *  the frictionless relative patch acceleration, the holding wrench is w* = -A^-1 a_free and the
+ *  incipient twist xi = a_free; stick iff -xi.w* <= D(xi). A zero a_free sticks.
+ *  @param in  the patch, coefficient, normal force, A and a_free (reaction_count must be 0)
+ *  @param out the verdict, CA, demand and capacity; not NULL
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK, or PF_ERR_NULL / PF_ERR_NOT_FINITE / PF_ERR_RANGE / PF_ERR_SINGULAR (A not
+ *          symmetric positive definite) naming the bad field */
+int pf_stick_general(const pfGeneralStickInput *in, pfStickResult *out, pfError *err);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Stick detection: the exact limit-set test (physics.md §2, "Exact static test")              */
@@ -290,30 +322,34 @@ int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, co
 int pf_limit_set_test(const pfPatchDef *def, double mu_s, double normal_force, pfWrench holding,
                       pfStickResult *out, pfError *err);
 
-/** The limit-set test for a free planar body at rest: same arguments and validation as
- *  pf_stick_planar, holding wrench w* = -(fx, fy, m_g + ((G - c) x F)_z), search started at the
- *  CA twist. When the CA twist is already the minimiser to rounding (pure translation or pure
- *  spin of a centrally symmetric patch, for instance) the result is pf_stick_planar's, field for
- *  field (evaluations aside). h is never above the CA test's capacity / demand: the limit test
- *  sticks only if the CA test sticks. */
-int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_force,
-                          const pfPlanarBody *body, double fx, double fy, double m_g,
-                          pfStickResult *out, pfError *err);
+/** The limit-set test for a free planar body at rest (docs/physics.md P32): same input and
+ *  validation as pf_stick_planar, holding wrench w* = -(fx, fy, m_g + ((G - c) x F)_z), search
+ *  started at the CA twist. When the CA twist is already the minimiser to rounding (pure
+ *  translation or pure spin of a centrally symmetric patch, for instance) the result is
+ *  pf_stick_planar's, field for field (evaluations aside). h is never above the CA test's
+ *  capacity / demand: the limit test sticks only if the CA test sticks.
+ *  @param in  as for pf_stick_planar
+ *  @param out the verdict and the minimising incipient twist; not NULL
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
+int pf_stick_planar_limit(const pfPlanarStickInput *in, pfStickResult *out, pfError *err);
 
-/** The limit-set test in the generalised form: A, a_free as for pf_stick_general (same
- *  validation), holding wrench w* = -A^-1 a_free, search started at the CA twist a_free; a tie
- *  with the CA twist returns pf_stick_general's result (evaluations aside).
- *  reactions: reaction_count (0..3) wrench directions (fx, fy [N], mz [N m]; scale irrelevant)
- *  that other constraints on the bodies (joints) supply without limit; NULL with count 0. Those
- *  constraints allow only the twists that do no work on them (xi.r = 0), so the search is
- *  restricted to those twists and the load's part along the reactions is theirs to carry.
- *  Without this a body on a hinge would be tested against motions the hinge forbids. With a
- *  single allowed direction the test is the CA test (a_free is that direction). Reactions that
- *  are zero or depend on earlier ones are ignored; bad counts or non-finite components are
- *  rejected naming the field. */
-int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_force,
-                           const double A[9], pfTwist a_free, const pfWrench *reactions,
-                           int reaction_count, pfStickResult *out, pfError *err);
+/** The limit-set test in the generalised form (docs/physics.md P32): A, a_free as for
+ *  pf_stick_general (same validation), holding wrench w* = -A^-1 a_free, search started at the
+ *  CA twist a_free; a tie with the CA twist returns pf_stick_general's result (evaluations
+ *  aside).
+ *  in->reactions: in->reaction_count (0..3) wrench directions that other constraints on the
+ *  bodies (joints) supply without limit. Those constraints allow only the twists that do no work
+ *  on them (xi.r = 0), so the search is restricted to those twists and the load's part along the
+ *  reactions is theirs to carry. Without this a body on a hinge would be tested against motions
+ *  the hinge forbids. With a single allowed direction the test is the CA test (a_free is that
+ *  direction). Reactions that are zero or depend on earlier ones are ignored.
+ *  @param in  the patch, coefficient, normal force, A, a_free and the reactions
+ *  @param out the verdict and the minimising incipient twist; not NULL
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK, or an error naming the bad field (bad counts, NULL reactions with a nonzero
+ *          count and non-finite components included) */
+int pf_stick_general_limit(const pfGeneralStickInput *in, pfStickResult *out, pfError *err);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Implicit friction step of one patch: maximum-dissipation projection (physics.md §0-§2)       */
@@ -387,23 +423,34 @@ typedef struct pfProjectResult {
                       ///< (relative to |A| max(mu N, |free|) if |A free| underflows)
 } pfProjectResult;
 
-/** Implicit (maximum-dissipation) friction step of one patch: solve xi = A (W(xi) - free),
- *  wrench = W(xi) (see the derivation above).
- *  - def, mu, normal_force, rolling: the patch model as for pf_patch_friction (rolling: the
- *    rolling velocity, used by the Hertzian disk's shift d only; may be a zero twist).
- *  - A: the patch's Delassus block, row-major [(m/s)/N, (m/s)/(N m), (rad/s)/(N m) ...],
- *    finite, symmetric to 1e-9 max|A_ij|, positive definite (Cholesky pivots > 1e-14 max|A_ij|).
- *  - free_wrench: the wrench that would stop the patch [N, N, N m], finite.
- *  - guess: warm start for xi (the previous solver iteration's velocity) [m/s, m/s, rad/s], or
- *    NULL / a zero twist for none. It changes the cost, never the answer (beyond the tolerance).
+/// Input of pf_patch_project.
+typedef struct pfProjectInput {
+    const pfPatchDef *def; ///< the patch (validated by pf_patch_def_validate); not NULL
+    double mu;             ///< friction coefficient [-], >= 0
+    double normal_force;   ///< normal force N [N], >= 0, mu * N finite
+    const double *A; ///< 9 values: the patch's Delassus block, row-major [(m/s)/N, (m/s)/(N m),
+                     ///< (rad/s)/(N m) ...], finite, symmetric to 1e-9 max|A_ij|, positive
+                     ///< definite (Cholesky pivots > 1e-14 max|A_ij|); not NULL
+    pfWrench free_wrench; ///< the wrench that would stop the patch [N, N, N m], finite
+    pfTwist rolling;      ///< rolling velocity [m/s] for the Hertzian disk's shift d (rolling.w
+                          ///< ignored); a zero twist for the other shapes
+    const pfTwist *guess; ///< warm start for xi (the previous solver iteration's velocity)
+                          ///< [m/s, m/s, rad/s], or NULL for none. It changes the cost, never
+                          ///< the answer (beyond the tolerance)
+} pfProjectInput;
+
+/** Implicit (maximum-dissipation) friction step of one patch (docs/physics.md P34): solve
+ *  xi = A (W(xi) - free), wrench = W(xi) (see the derivation above).
  *  mu * normal_force == 0 gives wrench 0 and velocity -A free (sticks iff free == 0).
- *  Returns PF_OK (check out->converged), or an error naming the bad field: PF_ERR_NULL (def, out,
- *  A), PF_ERR_NOT_FINITE, PF_ERR_RANGE (negative mu / normal_force; a velocity or moment that
- *  overflows), PF_ERR_SINGULAR (A not symmetric or not positive definite), and the errors of
- *  pf_patch_def_validate. Deterministic, allocation-free. */
-int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, const double A[9],
-                     pfWrench free_wrench, pfTwist rolling, const pfTwist *guess,
-                     pfProjectResult *out, pfError *err);
+ *  Deterministic, allocation-free.
+ *  @param in  the patch model, A, the free wrench, rolling velocity and optional warm start
+ *  @param out the wrench, post-step twist and convergence report; not NULL
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK (check out->converged), or an error naming the bad field: PF_ERR_NULL (in,
+ *          def, out, A), PF_ERR_NOT_FINITE, PF_ERR_RANGE (negative mu / normal_force; a
+ *          velocity or moment that overflows), PF_ERR_SINGULAR (A not symmetric or not positive
+ *          definite), and the errors of pf_patch_def_validate */
+int pf_patch_project(const pfProjectInput *in, pfProjectResult *out, pfError *err);
 
 #ifdef __cplusplus
 }

@@ -903,8 +903,8 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             double j1 = axial_inertia(b1, &m1, n);
             pfPlanarBody body = {m1.mass, j1, pf_ode_dot(G1, x), pf_ode_dot(G1, y)};
             double lfx = pf_ode_dot(f1, x), lfy = pf_ode_dot(f1, y), lmz = pf_ode_dot(t1v, n);
-            st = limit ? pf_stick_planar_limit(&p->def, mu_s, N, &body, lfx, lfy, lmz, &res, NULL)
-                       : pf_stick_planar(&p->def, mu_s, N, &body, lfx, lfy, lmz, &res, NULL);
+            pfPlanarStickInput in = {&p->def, mu_s, N, body, lfx, lfy, lmz};
+            st = limit ? pf_stick_planar_limit(&in, &res, NULL) : pf_stick_planar(&in, &res, NULL);
         } else {
             /* generalised form: A and a_free given the other constraints (see bodymodel) */
             double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
@@ -914,9 +914,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             int nreac = 0;
             regularise_block(A, af, araw, rho_g, reac, &nreac);
             pfTwist a_free = {af[0], af[1], af[2]};
-            st = limit
-                     ? pf_stick_general_limit(&p->def, mu_s, N, A, a_free, reac, nreac, &res, NULL)
-                     : pf_stick_general(&p->def, mu_s, N, A, a_free, &res, NULL);
+            pfGeneralStickInput in = {&p->def, mu_s, N, A, a_free, reac, limit ? nreac : 0};
+            st =
+                limit ? pf_stick_general_limit(&in, &res, NULL) : pf_stick_general(&in, &res, NULL);
         }
         if (st == PF_OK) {
             p->st_valid = 1;

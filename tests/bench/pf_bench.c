@@ -121,7 +121,7 @@ static double proj(int which, const pfPatchDef *d, const double *A, pfWrench f, 
                    const pfTwist *guess)
 {
     pfProjectResult r;
-    pf_patch_project(d, MU, NF, A, f, roll, guess, &r, NULL);
+    pf_patch_project(&(pfProjectInput){d, MU, NF, A, f, roll, guess}, &r, NULL);
     g_proj_evals[which] += r.evaluations;
     g_proj_calls[which]++;
     return r.wrench.fx + r.wrench.fy + r.wrench.mz;
@@ -200,10 +200,12 @@ int main(int argc, char **argv)
             g_fhertz[i] = (pfWrench){urand(-2, 2) * mun, urand(-2, 2) * mun, urand(-2, 2) * hmz};
             pfProjectResult r;
             pfWrench f = {g_frect[i].fx * 1.01, g_frect[i].fy * 0.99, g_frect[i].mz * 1.01};
-            pf_patch_project(&g_prect, MU, NF, g_arect, f, g_roll[0], NULL, &r, NULL);
+            pf_patch_project(&(pfProjectInput){&g_prect, MU, NF, g_arect, f, g_roll[0], NULL}, &r,
+                             NULL);
             g_grect[i] = r.velocity;
             f = (pfWrench){g_fhertz[i].fx * 1.01, g_fhertz[i].fy * 0.99, g_fhertz[i].mz * 1.01};
-            pf_patch_project(&g_phertz, MU, NF, g_ahertz, f, g_roll[i], NULL, &r, NULL);
+            pf_patch_project(&(pfProjectInput){&g_phertz, MU, NF, g_ahertz, f, g_roll[i], NULL}, &r,
+                             NULL);
             g_ghertz[i] = r.velocity;
         }
     }

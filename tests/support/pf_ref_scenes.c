@@ -262,8 +262,9 @@ static int sl_sticks(const Sl *s, double t, const double *y, pfStickResult *r)
     pfPlanarBody body = {s->p->mass, s->J, 0.0, 0.0};
     pfStickResult tmp;
     if (!r) r = &tmp;
-    if (pf_stick_planar(&s->def, s->p->mu_s, s->N, &body, c * fx + sn * fy, -sn * fx + c * fy, m, r,
-                        NULL) != PF_OK)
+    if (pf_stick_planar(&(pfPlanarStickInput){&s->def, s->p->mu_s, s->N, body, c * fx + sn * fy,
+                                              -sn * fx + c * fy, m},
+                        r, NULL) != PF_OK)
         return 0;
     return r->sticks;
 }

@@ -154,10 +154,14 @@ START_TEST(test_predictions_match_core)
         double f_ca = predict_ca(h), f_lim = predict_limit(h, &cx);
         pfStickResult ca, lim;
         /* unit push: capacity / demand is the breakaway force */
-        ck_assert_int_eq(pf_stick_planar(&def, MU_S, normal_force(), &body, 0, 1, h, &ca, NULL),
-                         PF_OK);
         ck_assert_int_eq(
-            pf_stick_planar_limit(&def, MU_S, normal_force(), &body, 0, 1, h, &lim, NULL), PF_OK);
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, normal_force(), body, 0, 1, h}, &ca,
+                            NULL),
+            PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar_limit(&(pfPlanarStickInput){&def, MU_S, normal_force(), body, 0, 1, h},
+                                  &lim, NULL),
+            PF_OK);
         double core_ca = ca.capacity / ca.demand, core_lim = lim.capacity / lim.demand;
         printf("eccentric h = %4.1f mm: CA %.6f N (core %.6f), limit %.6f N (core %.6f, %d "
                "evaluations), limit/CA - 1 = %+.3f %%\n",
