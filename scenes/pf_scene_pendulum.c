@@ -116,8 +116,7 @@ pfPendulum *pf_pendulum_create(const pfPendulumParams *p, pfError *err)
     dBodySetPosition(pd->body, -p->l * sin(th), 0, -p->l * cos(th));
     pfJointFrictionDef jd = pf_default_joint_friction_def();
     jd.law = p->law;
-    pd->jf = pf_joint_friction_create(pd->hinge, &jd, err);
-    if (!pd->jf) {
+    if (pf_joint_friction_create(pd->hinge, &jd, &pd->jf, err) != PF_OK) {
         pf_pendulum_destroy(pd);
         return NULL;
     }

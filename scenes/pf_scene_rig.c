@@ -148,7 +148,7 @@ int pf_rig_params_validate(const pfRigParams *p, pfError *err)
     int s;
     if (!p) return pf_error_set(err, PF_ERR_NULL, "params", "params is NULL");
     if (p->rig != PF_RIG_WALL && p->rig != PF_RIG_PULL)
-        return pf_error_set(err, PF_ERR_SHAPE, "case", "rig case %d is not wall or pull",
+        return pf_error_set(err, PF_ERR_ENUM, "case", "rig case %d is not wall or pull",
                             (int)p->rig);
     if ((s = pf_check_positive(err, "m", p->m)) != PF_OK) return s;
     if ((s = pf_check_positive(err, "K", p->K)) != PF_OK) return s;

@@ -62,11 +62,14 @@ enum {
     PF_ERR_NULL = -1,       ///< a required pointer argument was NULL
     PF_ERR_NOT_FINITE = -2, ///< an input was NaN or infinite
     PF_ERR_RANGE = -3,      ///< an input was outside its documented range
-    PF_ERR_SHAPE = -4,      ///< unknown or unset patch shape / model enumerator
+    PF_ERR_SHAPE = -4,      ///< the patch shape is unset (PF_PATCH_NONE)
     PF_ERR_DEGENERATE = -5, ///< geometry is degenerate (zero area, not convex, too few vertices)
     PF_ERR_SINGULAR = -6,   ///< a matrix that must be invertible is singular or not SPD
     PF_ERR_NO_MEMORY = -7,  ///< allocation failed (adapter layer only; the core never allocates)
-    PF_ERR_STATE = -8       ///< call not valid in the current state (adapter layer)
+    PF_ERR_STATE = -8,      ///< call not valid in the current state (adapter layer)
+    PF_ERR_ENUM = -9        ///< an enumerated input (shape, model, mode, criterion, source,
+                            ///< coupling, law kind, rig case, joint type) is not one of the
+                            ///< values accepted
 };
 
 /// Human-readable name of a status code; never NULL (unknown codes give "unknown status").
@@ -276,7 +279,7 @@ typedef struct pfGeneralStickInput {
     double normal_force;   ///< normal force N [N], >= 0, mu_s * N finite
     const double *A;       ///< 9 values: the 3x3 Delassus block of the patch rows, row-major, twist
                            ///< coordinates (vx, vy, w) at the patch centre per unit wrench (fx, fy,
-                     ///< mz) [(m/s)/N, (m/s)/(N m), (rad/s)/(N m)]; symmetric positive definite
+    ///< mz) [(m/s)/N, (m/s)/(N m), (rad/s)/(N m)]; symmetric positive definite
     pfTwist a_free; ///< frictionless relative patch acceleration [m/s^2, m/s^2, rad/s^2], finite
     const pfWrench *reactions; ///< pf_stick_general_limit only: reaction_count wrench directions
                                ///< (fx, fy [N], mz [N m]; scale irrelevant) that other

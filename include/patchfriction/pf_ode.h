@@ -84,13 +84,13 @@ typedef struct pfOdeMaterial {
                               ///< [m] times the normal force), >= 0; 0 (default) = no spin row
     pfOdeCriterion criterion; ///< stick test: CA (default) or the exact limit-set test
                               ///< (pf_stick_*_limit); with LIMIT a breakaway starts along the
-                              ///< minimising twist. Other values are rejected (PF_ERR_SHAPE)
+                              ///< minimising twist. Other values are rejected (PF_ERR_ENUM)
 } pfOdeMaterial;
 
 /// Defaults: mu_s = mu_k = 0.5, exact mode, automatic patch, computed Hertz radius for steel.
 pfOdeMaterial pf_ode_default_material(void);
 
-/** Validate a material. Returns PF_OK or PF_ERR_NOT_FINITE / PF_ERR_RANGE / PF_ERR_SHAPE with err
+/** Validate a material. Returns PF_OK or PF_ERR_NOT_FINITE / PF_ERR_RANGE / PF_ERR_ENUM with err
  *  (may be NULL) naming the field and the value. */
 int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err);
 

@@ -3,7 +3,8 @@
  *
  *     pfJointFrictionDef def = pf_default_joint_friction_def();   // Dahl by default
  *     def.law.dahl.sigma = 2.5; def.law.dahl.fc = 0.025;          // N m/rad, N m for a hinge
- *     pfJointFriction *jf = pf_joint_friction_create(hinge, &def, &err);
+ *     pfJointFriction *jf = NULL;
+ *     if (pf_joint_friction_create(hinge, &def, &jf, &err) != PF_OK) ...   // err says why
  *     for (;;) {
  *         pf_joint_friction_update(jf, dt, &err);   // before every world step
  *         dWorldStep(world, dt);                    // or dWorldQuickStep
@@ -51,10 +52,19 @@ typedef struct pfJointFriction pfJointFriction;
 
 pfJointFrictionDef pf_default_joint_friction_def(void);
 
-/** Attach a law to a hinge or slider joint (other joint types: PF_ERR_SHAPE). The law starts at
- *  rest. Returns NULL on error (err says why). */
-pfJointFriction *pf_joint_friction_create(dJointID joint, const pfJointFrictionDef *def,
-                                          pfError *err);
+/** Attach a law to a hinge or slider joint. The law starts at rest.
+ *  @param joint a hinge or slider joint (other types: PF_ERR_ENUM, field "joint")
+ *  @param def   the law (validated by pf_law_def_validate)
+ *  @param out   receives the new handle on success, NULL on failure; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_ENUM, PF_ERR_NO_MEMORY or an error of the law's
+ *          validation, naming the bad field */
+int pf_joint_friction_create(dJointID joint, const pfJointFrictionDef *def, pfJointFriction **out,
+                             pfError *err);
+
+/** Free a joint friction handle (NULL is ignored). The joint keeps the motor parameters the last
+ *  update set: set dParamFMax to 0 if it lives on without friction. Call before dJointDestroy.
+ *  @param jf the handle */
 void pf_joint_friction_destroy(pfJointFriction *jf);
 
 /** Call before each world step with that step's dt [s] (> 0). */

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <patchfriction/pf_laws.h>
 
@@ -446,7 +447,11 @@ START_TEST(test_validation_names_field)
     h.theta1 = h.theta2 = 0.0;
     ck_assert_int_eq(pf_hybrid_def_validate(&h, &err), PF_ERR_RANGE);
     pfLawDef law = pf_default_law_def(PF_LAW_NONE);
-    ck_assert_int_eq(pf_law_def_validate(&law, &err), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_law_def_validate(&law, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.field, "kind");
+    law.kind = (pfLawKind)17;
+    ck_assert_int_eq(pf_law_def_validate(&law, &err), PF_ERR_ENUM);
+    ck_assert_ptr_nonnull(strstr(err.message, "kind = 17"));
     law = pf_default_law_def(PF_LAW_LUGRE);
     pfLawState st;
     pf_law_init(&law, 0.0, &st, &err);

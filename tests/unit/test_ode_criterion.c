@@ -307,20 +307,20 @@ START_TEST(test_default_and_bad_criterion)
     ck_assert_int_eq(m.criterion, PF_ODE_CRITERION_CA);
     pfError e;
     m.criterion = (pfOdeCriterion)7;
-    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
     ck_assert_msg(strstr(e.message, "criterion") != NULL, "message: %s", e.message);
     m.criterion = (pfOdeCriterion)-1;
-    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
 
     /* rejected at set time too, and the geom keeps its previous material */
     pfOdeMaterial good = material(PF_ODE_CRITERION_LIMIT);
     pfOdeTestScene s;
     pf_ode_test_box(&s, BL, BW, BH, mass(), &good, 0, DT, 0.0);
-    ck_assert_int_eq(pf_ode_set_material(s.pf, s.geom, &m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_set_material(s.pf, s.geom, &m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
-    ck_assert_int_eq(pf_ode_set_default_material(s.pf, &m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_set_default_material(s.pf, &m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
     pf_ode_test_free(&s);
 }
