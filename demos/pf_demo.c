@@ -308,8 +308,8 @@ static int run_pendulum(pfCliOptions *o, char *msg)
         pf_pendulum_sync_params(&p);
     }
     pfError err;
-    pfPendulum *pd = pf_pendulum_create(&p, &err);
-    if (!pd) {
+    pfPendulum *pd = NULL;
+    if (pf_pendulum_create(&p, &pd, &err) != PF_OK) {
         snprintf(msg, MSG, "bad parameter: %s", err.message);
         return -1;
     }
@@ -415,8 +415,8 @@ static int run_scene(pfCliOptions *o, char *msg)
         kv[i].value = o->set_val[i];
     }
     pfError err;
-    pfScene *sc = pf_scene_create(o->scene, o->case_name, mode, kv, o->nset, &err);
-    if (!sc) {
+    pfScene *sc = NULL;
+    if (pf_scene_create(o->scene, o->case_name, mode, kv, o->nset, &sc, &err) != PF_OK) {
         snprintf(msg, MSG, "%s", err.message);
         return -1;
     }

@@ -108,8 +108,9 @@ const char *pf_pendulum_region_name(pfPendulumRegion r);
 #ifdef PF_SCENES_HAVE_ODE
 /// Opaque running pendulum (ODE world, one body on a hinge with joint friction).
 typedef struct pfPendulum pfPendulum;
-/** Builds the world: pivot at the origin, hinge axis y, bob released at rest at u0 x_c. */
-pfPendulum *pf_pendulum_create(const pfPendulumParams *p, pfError *err);
+/** Builds the world: pivot at the origin, hinge axis y, bob released at rest at u0 x_c.
+ *  PF_OK with *out set, or an error status with *out NULL and err naming the bad field. */
+int pf_pendulum_create(const pfPendulumParams *p, pfPendulum **out, pfError *err);
 int pf_pendulum_step(pfPendulum *pd, double dt, pfError *err);
 double pf_pendulum_time(const pfPendulum *pd);
 double pf_pendulum_angle(const pfPendulum *pd);    ///< hinge angle [rad]

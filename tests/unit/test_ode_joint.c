@@ -66,7 +66,8 @@ START_TEST(test_pendulum_matches_reference_and_p24a)
 {
     pfPendulumParams pp = pf_pendulum_default_params();
     pfError err;
-    pfPendulum *pd = pf_pendulum_create(&pp, &err);
+    pfPendulum *pd = NULL;
+    ck_assert_int_eq(pf_pendulum_create(&pp, &pd, &err), PF_OK);
     ck_assert_ptr_nonnull(pd);
     const double dt = 2e-4, T = 70.0;
     for (long k = 0; k < (long)(T / dt); ++k)
