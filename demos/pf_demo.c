@@ -1,10 +1,10 @@
-/* pf-demo: viewer and headless runner of the patchfriction scenes (architecture.md: the pf-demo
- * contract).
+/* pf-demo: viewer and headless runner of the patchfriction scenes (the pf-demo contract:
+ * docs/architecture.md).
  *
  *   pf-demo SCENE [--case NAME] [--friction stock|exact|pade] [--headless] [--duration S]
  *           [--dt S] [--csv FILE] [--json] [--screenshot FILE.png --frames N] [--set k=v]...
  *
- * Scenes here: friction-rig (physics.md §5 rigs, --set law=dahl|lugre|bristle|sawtooth|hybrid,
+ * Scenes here: friction-rig (docs/physics.md §5 rigs, --set law=dahl|lugre|bristle|sawtooth|hybrid,
  * --case wall|pull), pendulum (Dahl's wire pendulum with joint friction, P24a), and the literature
  * scenes behind the generic interface scenes/pf_scene.h: sliding-blocks (§6), coupled-masses (§4)
  * and shaking-table (§3), where --friction stock|exact|pade selects the adapter mode. Each scene's
@@ -46,7 +46,7 @@ static void usage(FILE *f)
           "  --csv FILE             time series, header row, first column t\n"
           "  --json                 last stdout line: one JSON object with the metrics\n"
           "  --screenshot FILE.png  with --frames N: render N frames, write a PNG, exit\n"
-          "  --set key=value        scene parameter, physics.md §5 symbols in ASCII\n"
+          "  --set key=value        scene parameter, docs/physics.md §5 symbols in ASCII\n"
           "friction-rig keys: law, m, K, c (spring damper), U, omega, v_p, g and the law's own:\n"
           "  dahl: sigma, Fc, i     lugre: sigma0, sigma1, sigma2, Fc, Fs, vs\n"
           "  bristle: l_S, kappa, w, N_b     sawtooth: F_h, F_l, Delta\n"

@@ -1,4 +1,4 @@
-/* Command line, JSON and CSV helpers of pf-demo (architecture.md: the pf-demo contract). */
+/* Command line, JSON and CSV helpers of pf-demo (the pf-demo contract: docs/architecture.md). */
 #ifndef PF_DEMO_CLI_H
 #define PF_DEMO_CLI_H
 

@@ -1,4 +1,4 @@
-/* Generic interface of the ODE literature scenes (issue 4): sliding-blocks (physics.md §6),
+/* Generic interface of the ODE literature scenes: sliding-blocks (docs/physics.md §6),
  * coupled-masses (§4) and shaking-table (§3). One interface for the headless runner (pf_demo.c),
  * the viewer, the comparison report, the tests and the benchmarks.
  *

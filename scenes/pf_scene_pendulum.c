@@ -1,4 +1,4 @@
-/* pendulum: Dahl's wire pendulum (physics.md P24a) - a bob on an ODE hinge whose friction is a
+/* pendulum: Dahl's wire pendulum (docs/physics.md P24a) - a bob on an ODE hinge whose friction is a
  * dynamic law applied implicitly through the joint's motor row (pf_ode_joint.h).
  *
  * What you should see: released at u0 = 10 x_c, the swing amplitude decays first linearly (about

@@ -1,4 +1,4 @@
-/* friction-rig: the test rigs of physics.md §5 with any dynamic friction law.
+/* friction-rig: the test rigs of docs/physics.md §5 with any dynamic friction law.
  *
  * What you should see:
  *  - case wall (rig a): a mass on a spring to a wall, driven by u = U sin(omega t). The
@@ -10,7 +10,7 @@
  *    while the spring loads, short slips when it lets go. Dahl's law has no static/kinetic
  *    difference and gives steady sliding with an undamped oscillation about it instead.
  *
- * Defaults (physics.md §5 where published; the project's choice otherwise, marked *):
+ * Defaults (docs/physics.md §5 where published; the project's choice otherwise, marked *):
  *   all:      m = 1 kg, K = 1 N/m, g = 9.81
  *   bristle:  l_S = 0.1, kappa = 0.1, N_b = 101, w = 1, U = 1 N, omega = 0.05; for (b)
  *             v_p = 0.001 * and c = 0.1 N s/m * (see below)

@@ -1,4 +1,4 @@
-/* sliding-blocks: the planar sliding-block case studies of Kardan et al. (physics.md §6).
+/* sliding-blocks: the planar sliding-block case studies of Kardan et al. (docs/physics.md §6).
  *
  * What you should see:
  *  - no-slip-circle: a 30 x 10 mm block pushed by a rotating force 0.08 N < mu N never moves (patch
@@ -116,7 +116,7 @@ static int sl_build(pfScene *s, pfError *err)
     s->impl = b;
     int c = s->case_index;
     const char *nm = "sliding-blocks";
-    /* published parameters (physics.md §6) */
+    /* published parameters (docs/physics.md §6) */
     b->L = 0.03;
     b->W = 0.01;
     b->H = 0.01;
@@ -446,8 +446,8 @@ static int sl_state(const pfScene *s, char *buf, int size)
 }
 
 const pfSceneClass pf_scene_class_sliding = {
-    {"sliding-blocks", "planar sliding-block case studies of Kardan et al. (physics.md 6)", cases,
-     keys},
+    {"sliding-blocks", "planar sliding-block case studies of Kardan et al. (docs/physics.md 6)",
+     cases, keys},
     sl_dt,
     sl_build,
     sl_free,

@@ -1,4 +1,4 @@
-/* shaking-table: a steel ball on a tilted table vibrating in its own plane (physics.md §3,
+/* shaking-table: a steel ball on a tilted table vibrating in its own plane (docs/physics.md §3,
  * Szewc, Wojtunik, Kudra & Awrejcewicz), with the Hertzian contact of radius a, the exact P15
  * (--friction exact) or Padé P17 (--friction pade) wrench and rolling resistance P18.
  *
@@ -230,7 +230,7 @@ static int tb_state(const pfScene *s, char *buf, int size)
 }
 
 const pfSceneClass pf_scene_class_table = {
-    {"shaking-table", "ball on a tilted vibrating table, Hertz contact (physics.md 3)", cases,
+    {"shaking-table", "ball on a tilted vibrating table, Hertz contact (docs/physics.md 3)", cases,
      keys},
     tb_dt,
     tb_build,

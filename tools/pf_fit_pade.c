@@ -1,4 +1,4 @@
-/* pf-fit-pade: re-derive the Padé parameters b_T, m_T, b_M, m_M of physics.md P17 by least
+/* pf-fit-pade: re-derive the Padé parameters b_T, m_T, b_M, m_M of docs/physics.md P17 by least
  * squares against the exact P15 (pf_hertz_disk_friction), with GSL's Nelder-Mead (nmsimplex2).
  *
  * Domain (eps_t = 0, so P15 depends on the ratio r = w a/|v| only; dimensionless a = mu = N = 1):
@@ -96,7 +96,7 @@ static double objective(const gsl_vector *x, void *data)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pf-fit-pade [--quick] [--help]\n"
-               "Least-squares fit of the Pade parameters b_T, m_T, b_M, m_M (physics.md P17)\n"
+               "Least-squares fit of the Pade parameters b_T, m_T, b_M, m_M (docs/physics.md P17)\n"
                "against the exact P15 over w a/|v| in 1e-3..1e3 (log-spaced), pure slide and\n"
                "spin, d in {0, 0.5, 1}, rolling direction 0/90/180/270 deg, eps_t = 0.\n"
                "  --quick  coarse grid (13 ratios instead of 61)\n"

@@ -4,7 +4,7 @@
  * patchfriction core: distributed-patch Coulomb friction, pure math (no ODE, no allocation,
  * no I/O, no globals). Equations cite docs/physics.md as P1..P39.
  *
- * Conventions (physics.md §0): patch frame with origin at the patch centre, z = contact normal
+ * Conventions (docs/physics.md §0): patch frame with origin at the patch centre, z = contact normal
  * from body 2 into body 1. A twist (vx, vy, w) is the velocity of body 1 relative to body 2 at the
  * patch centre plus the relative spin about z; a wrench (fx, fy, mz) is the friction acting on
  * body 1, about the patch centre. SI units, double precision.
@@ -36,7 +36,7 @@ extern "C" {
 /// Largest rectangle aspect ratio (length/width or width/length) accepted.
 #define PF_ASPECT_MAX 1e6
 
-/// Relative twist of body 1 w.r.t. body 2 at the patch centre, patch frame (physics.md P1).
+/// Relative twist of body 1 w.r.t. body 2 at the patch centre, patch frame (docs/physics.md P1).
 typedef struct pfTwist {
     double vx; ///< tangential velocity along x [m/s]
     double vy; ///< tangential velocity along y [m/s]
@@ -89,7 +89,7 @@ typedef struct pfError {
 } pfError;
 
 /* ------------------------------------------------------------------------------------------ */
-/* Fast path: uniform rectangle (physics.md §1, P6-P9, P11)                                    */
+/* Fast path: uniform rectangle (docs/physics.md §1, P6-P9, P11) */
 /* ------------------------------------------------------------------------------------------ */
 
 /** Exact distributed Coulomb friction of a uniform-pressure rectangle (docs/physics.md P6/P7).
@@ -140,7 +140,7 @@ pfWrench pf_disk_friction(double radius, double mu, double normal_force, pfTwist
 double pf_disk_max_moment(double radius, double mu_s, double normal_force, double x, double y);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Fast path: Hertzian disk with rolling resistance (physics.md §3, P14-P18)                   */
+/* Fast path: Hertzian disk with rolling resistance (docs/physics.md §3, P14-P18) */
 /* ------------------------------------------------------------------------------------------ */
 
 /// Parameters of the Padé-type approximants P17.
@@ -325,7 +325,7 @@ int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force
 int pf_patch_gyration_radius(const pfPatchDef *def, double *out, pfError *err);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Stick detection: the CA criterion (physics.md §2, P10-P13)                                  */
+/* Stick detection: the CA criterion (docs/physics.md §2, P10-P13) */
 /* ------------------------------------------------------------------------------------------ */
 
 /// Outcome of a stick test.
@@ -342,7 +342,7 @@ typedef struct pfStickResult {
                        ///< PF_LIMIT_MAX_EVALS); 0 from the CA functions
 } pfStickResult;
 
-/// A free planar body resting on the patch (physics.md §2, the paper's setting).
+/// A free planar body resting on the patch (docs/physics.md §2, the paper's setting).
 typedef struct pfPlanarBody {
     double mass;    ///< [kg], > 0
     double inertia; ///< moment of inertia about the normal through the mass centre [kg m^2] > 0
@@ -396,7 +396,7 @@ typedef struct pfGeneralStickInput {
 int pf_stick_general(const pfGeneralStickInput *in, pfStickResult *out, pfError *err);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Stick detection: the exact limit-set test (physics.md §2, "Exact static test")              */
+/* Stick detection: the exact limit-set test (docs/physics.md P32) */
 /* ------------------------------------------------------------------------------------------ */
 
 /// Most patch wrench evaluations one limit-set test spends (the CA start point included).
@@ -461,7 +461,7 @@ int pf_stick_planar_limit(const pfPlanarStickInput *in, pfStickResult *out, pfEr
 int pf_stick_general_limit(const pfGeneralStickInput *in, pfStickResult *out, pfError *err);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Implicit friction step of one patch: maximum-dissipation projection (physics.md §0-§2)       */
+/* Implicit friction step of one patch: maximum-dissipation projection (docs/physics.md §0-§2) */
 /* ------------------------------------------------------------------------------------------ */
 
 /* A solver that treats one patch's three friction rows (fx, fy, mz) as one block hands over

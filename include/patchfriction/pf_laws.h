@@ -1,7 +1,7 @@
 /** @file
  *  @brief One-dimensional dynamic (state) friction laws (pure math).
  *
- * patchfriction laws: one-dimensional dynamic (state) friction laws, physics.md §5 (P22-P30).
+ * patchfriction laws: one-dimensional dynamic (state) friction laws, docs/physics.md §5 (P22-P30).
  * Pure math: libm only, no ODE, no allocation, no I/O, no globals.
  *
  * Every law has
@@ -52,7 +52,7 @@ extern "C" {
 /* ------------------------------------------------------------------------------------------ */
 
 /// Dahl law parameters. Defaults: sigma = 0.25 N/m, fc = 0.1 N, exponent = 1 (with a 1 N/m
-/// spring this is Dahl's worked case k_n / sigma = 4, physics.md P24a).
+/// spring this is Dahl's worked case k_n / sigma = 4, docs/physics.md P24a).
 typedef struct pfDahlDef {
     double sigma;    ///< rest stiffness sigma [N/m], > 0
     double fc;       ///< Coulomb force Fc [N], > 0
@@ -93,7 +93,7 @@ int pf_dahl_step(const pfDahlDef *def, pfDahlState *state, double v, double dt, 
 /* LuGre (P25)                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-/// LuGre parameters. Defaults: the published rig (b) set of physics.md §5.
+/// LuGre parameters. Defaults: the published rig (b) set of docs/physics.md §5.
 typedef struct pfLugreDef {
     double sigma0; ///< bristle stiffness [N/m], > 0 (default 1e5)
     double sigma1; ///< bristle damping [N s/m], >= 0 (default sqrt(1e5))

@@ -23,7 +23,7 @@
  *         dJointGroupEmpty(contact_group);
  *     }
  *
- * Conventions: physics.md §0. For every patch, body 1 is the body of the first geom passed to
+ * Conventions: docs/physics.md §0. For every patch, body 1 is the body of the first geom passed to
  * pf_ode_collide that has a body (the adapter swaps the pair if only the second has one), and the
  * patch normal z points from body 2 into body 1. SI units throughout.
  *
@@ -51,7 +51,7 @@ typedef enum pfOdeMode {
     PF_ODE_MODE_STOCK      ///< ODE's own point friction (dContactApprox1), for comparison runs
 } pfOdeMode;
 
-/// Which stick test decides breakaway of a resting patch (physics.md §2).
+/// Which stick test decides breakaway of a resting patch (docs/physics.md §2).
 typedef enum pfOdeCriterion {
     PF_ODE_CRITERION_CA = 0, ///< the CA criterion (Kardan et al.), P10-P13 (default)
     PF_ODE_CRITERION_LIMIT   ///< the exact limit-set test: holding wrench inside the limit set

@@ -1,4 +1,4 @@
-/* Stick detection: the exact limit-set test (physics.md §2, "Exact static test").
+/* Stick detection: the exact limit-set test (docs/physics.md P32).
  *
  * The patch sticks iff the holding wrench w* lies in the limit set K of static friction:
  * -xi.w* <= D(xi) for every twist xi, D(xi) = mu_s * integral p |u_xi| dA (pf_patch_dissipation).

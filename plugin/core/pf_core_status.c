@@ -1,4 +1,5 @@
-/* Status codes and error reports of the checked API (style.md habit 6). */
+/* Status codes and error reports of the checked API: every failure returns a negative status
+ * and, when the caller passes a pfError, names the bad field and its value. */
 #include "pf_core_internal.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
-/* Stick detection: the CA criterion (physics.md §2, P10-P13; Kardan et al. 2013) and its
+/* Stick detection: the CA criterion (docs/physics.md §2, P10-P13; Kardan et al. 2013) and its
  * generalisation to a 3x3 Delassus block.
  *
  * Derivation of the one test used for both forms. Let xi be the incipient twist of the patch
- * (the frictionless relative acceleration, physics.md §2) and w* the holding wrench, the
+ * (the frictionless relative acceleration, docs/physics.md §2) and w* the holding wrench, the
  * friction wrench that keeps the patch at rest: w* = -A^-1 a_free. The loads drive xi with power
  * demand = -xi.w* = a_free^T A^-1 a_free >= 0; static friction can oppose xi with at most
  * D(xi) = mu_s * integral p |u_xi| dA. Stick iff demand <= D(xi).

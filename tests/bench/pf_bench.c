@@ -1,4 +1,5 @@
-/* pf-bench: speed of the patch models, as ratios measured within one run (style.md habit 8).
+/* pf-bench: speed of the patch models, as ratios measured within one run (a program, not
+ * timed tests: absolute times depend on the machine, ratios much less).
  *
  * Prints one JSON object per line, each with "name" and its figures, then a "targets" line with
  * the ratios the core issue sets (rect_exact <= 1.5 x disk_pade, rect_quad64 >= 100 x
@@ -23,7 +24,7 @@ enum { NIN = 1024 };
 static pfTwist g_rect[NIN], g_ball[NIN], g_roll[NIN];
 static volatile double g_sink;
 
-/* Kardan's block (physics.md §6) and the shaking-table ball contact (§3). */
+/* Kardan's block (docs/physics.md §6) and the shaking-table ball contact (§3). */
 static const double RL = 0.03, RW = 0.01, MU = 0.4, NF = 0.23;
 static const double HA = 0.003, HD = 1.0, HEPS = 0.01;
 

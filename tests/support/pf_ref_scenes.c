@@ -20,7 +20,7 @@
 #define REF_REL_TOL 1e-11
 #define REF_EVENT_TOL 1e-13  /* bracket width of a located event [s] */
 #define REF_STICK_PROBE 2e-4 /* stick phases: loads probed at least this often [s] */
-/* A slip that starts from rest keeps the incipient twist direction (physics.md §2, item 4)
+/* A slip that starts from rest keeps the incipient twist direction (docs/physics.md §2, item 4)
  * until the speed exceeds this [m/s]: below it the friction direction is ill-conditioned and an
  * adaptive integrator crawls. The position error this allows is below 1e-12 m. */
 #define REF_V_FREEZE 1e-8

@@ -5,7 +5,7 @@
  * their case defaults and --set keys), with the same CSV columns as the scenes, and
  * the comparison metrics the scene tests use (defined exactly as pf-report defines them).
  *
- *  - shaking-table vertical (physics.md §3, P19/P20): the table also moves along its normal,
+ *  - shaking-table vertical (docs/physics.md §3, P19/P20): the table also moves along its normal,
  *    z(t) = A_z sin(omega_z t). The ball stays on it (A_z omega_z^2 < g cos(alpha)), so its
  *    normal acceleration is the table's and the contact force is
  *        N(t) = m (g cos(alpha) + z''(t)) = m (g cos(alpha) - A_z omega_z^2 sin(omega_z t)):

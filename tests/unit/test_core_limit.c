@@ -1,4 +1,4 @@
-/* The exact static test (limit set, physics.md §2 "Exact static test"): pf_limit_set_test,
+/* The exact static test (limit set, docs/physics.md P32): pf_limit_set_test,
  * pf_stick_planar_limit, pf_stick_general_limit.
  *
  * Independent references:
@@ -23,7 +23,7 @@
 #include "pf_test_support.h"
 
 /* Named tolerances. */
-#define BOUNDARY_TOL 1e-9        /* |margin| / (mu_s N) for a wrench on the P6 boundary (issue) */
+#define BOUNDARY_TOL 1e-9        /* |margin| / (mu_s N) for a wrench on the P6 boundary */
 #define BOUNDARY_STEP 1e-6       /* the wrench scaled by 1 -/+ this must stick / break away */
 #define INCIPIENT_ANGLE_TOL 1e-4 /* [rad] minimising twist vs the twist that traced the wrench */
 /* disk reference, dimensionless (mu N = a = 1); pf_ref_wrench asks for 1e-13 mu N itself */
@@ -35,7 +35,7 @@
 #define MIN_VISIBLE_DIFF 0.02      /* CA vs limit differ by more than this at the 2.5 mm push */
 
 static const double PI = 3.14159265358979323846;
-static const double MU_S = 0.55, NF = 0.0794610; /* physics.md §6 block: mu_s, N = m g */
+static const double MU_S = 0.55, NF = 0.0794610; /* docs/physics.md §6 block: mu_s, N = m g */
 
 /* ---- patches ------------------------------------------------------------------------------ */
 
@@ -393,7 +393,7 @@ START_TEST(test_limit_never_holds_longer_than_ca)
            differ);
     ck_assert_int_gt(differ, 0);
 
-    /* the eccentric push of physics.md §6 at h = 2.5 mm: CA's value is 5.5 % high */
+    /* the eccentric push of docs/physics.md §6 at h = 2.5 mm: CA's value is 5.5 % high */
     pfPatchDef d = pf_test_rect(0.03, 0.01);
     pfPlanarBody blk = {0.0081, 0.0081 * (0.03 * 0.03 + 0.01 * 0.01) / 12.0, 0.0, 0.0};
     pfStickResult ca, lim;
@@ -409,7 +409,7 @@ END_TEST
 
 START_TEST(test_reactions_restrict_the_search)
 {
-    /* A body under joints that allow only some motions (physics.md §2, generalised form): the
+    /* A body under joints that allow only some motions (docs/physics.md P31): the
      * joints supply the reaction wrenches r without limit and the incipient twist must do no
      * work on them. Closed forms for three joints on the 30 x 10 mm block, an eccentric load:
      *  - spin lock (r = pure moment): translations only, h = mu_s N / |F| (P13);

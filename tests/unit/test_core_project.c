@@ -48,7 +48,7 @@
 /* Regularised translation reference: bisection to 1e-15 relative. */
 #define EPS_TOL 1e-11
 
-static const double MU = 0.4, NF = 0.23; /* Kardan's block (physics.md §6) */
+static const double MU = 0.4, NF = 0.23; /* Kardan's block (docs/physics.md §6) */
 
 static const pfTwist ZERO = {0.0, 0.0, 0.0};
 

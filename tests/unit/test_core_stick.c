@@ -1,4 +1,4 @@
-/* CA stick criterion (physics.md §2, P10-P13) and its Delassus-block form.
+/* CA stick criterion (docs/physics.md §2, P10-P13) and its Delassus-block form.
  *
  * Independent references: the loads' moment about CA is computed here from statics by hand, and
  * the static capacity M_max (P11) by adaptive cubature of mu_s (N/A) |r - r_CA| over the
@@ -12,7 +12,7 @@
 
 static const double TOL_REL = 1e-9; /* relative agreement of capacities and demands */
 
-/* Kardan et al.'s block (physics.md §6). */
+/* Kardan et al.'s block (docs/physics.md §6). */
 static const double L = 0.03, W = 0.01, MASS = 0.0234, J = 1.95e-6, MU_S = 0.4, G = 9.81;
 
 typedef struct {
@@ -111,7 +111,7 @@ START_TEST(random_loads_match_p10_p12)
 }
 END_TEST
 
-/* The eccentric push (physics.md §6): a force P along y applied at x = h on the long side of a
+/* The eccentric push (docs/physics.md §6): a force P along y applied at x = h on the long side of a
  * block whose mass centre is above the patch centre. CA depends on the load direction only, so
  * the breakaway force is P* = M_max(CA) / |M_CA(P = 1)|. The core's verdict must flip there. */
 START_TEST(eccentric_push_breakaway)

@@ -1,4 +1,4 @@
-/* Friction laws (physics.md §5): closed forms P23/P24 for Dahl, LuGre's steady sliding force,
+/* Friction laws (docs/physics.md §5): closed forms P23/P24 for Dahl, LuGre's steady sliding force,
  * bristle-row energy balance and geometry, sawtooth values and stiction, dt sweeps, the 1-D
  * friction interface on P21's pair, and input validation. */
 #include <check.h>
@@ -11,10 +11,10 @@
 #include "pf_scenes.h"
 #include "pf_test_support.h"
 
-#define P23_TOL 1e-6             /* issue 5: force-deflection curve within 1e-6 (units of Fc) */
-#define P24_RTOL 1e-4            /* issue 5: energy per half cycle, relative */
+#define P23_TOL 1e-6             /* force-deflection curve P23 within 1e-6 (units of Fc) */
+#define P24_RTOL 1e-4            /* energy per half cycle P24, relative */
 #define LUGRE_STEADY_RTOL 1e-12  /* exact steady state of the exponential update */
-#define BRISTLE_ENERGY_RTOL 0.01 /* issue 5: loop area vs released energy */
+#define BRISTLE_ENERGY_RTOL 0.01 /* loop area vs released energy */
 #define ROUNDOFF 1e-12
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -352,7 +352,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- P21 pair */
 
-/* Tiny driver of physics.md P21 with the law-agnostic interface: body 1 on a spring a2 to the
+/* Tiny driver of docs/physics.md P21 with the law-agnostic interface: body 1 on a spring a2 to the
  * ground, body 2 on top, coupled only by the law. The sawtooth with F_h = F_l = b is exactly
  * Coulomb friction b with the implicit (acceleration-level) stick condition of P21. */
 START_TEST(test_p21_pair_first_stick)

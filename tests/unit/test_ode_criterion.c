@@ -1,6 +1,6 @@
-/* Adapter: the stick criterion option (pfOdeMaterial.criterion, issue 7), CA (default) and the
- * exact limit-set test, on the eccentric push of physics.md §6: an aluminium block 30 x 10 x 10 mm
- * (2700 kg/m^3) on steel, mu_s = 0.55, mu_k = 0.52, pushed perpendicular to a long side at
+/* Adapter: the stick criterion option (pfOdeMaterial.criterion), CA (default) and the
+ * exact limit-set test, on the eccentric push of docs/physics.md §6: an aluminium block 30 x 10 x
+ * 10 mm (2700 kg/m^3) on steel, mu_s = 0.55, mu_k = 0.52, pushed perpendicular to a long side at
  * distance h from the mass centre by a force that grows slowly until the block breaks away.
  *
  * Independent references, computed here from P11 (pf_rect_max_moment, the rectangle module; no
@@ -25,11 +25,11 @@
 #include <string.h>
 
 /* Named tolerances. */
-#define BREAKAWAY_REL_TOL 1e-2 /* the issue: measured breakaway within 1 % of the prediction */
+#define BREAKAWAY_REL_TOL 1e-2 /* measured breakaway within 1 % of the prediction */
 #define PREDICT_REL_TOL 1e-9   /* golden-section reference vs the core's limit-set test */
 #define CENTRE_TOL 2e-4        /* [m] adapter's reported incipient centre vs the prediction */
 
-/* The block and material of physics.md §6. */
+/* The block and material of docs/physics.md §6. */
 static const double BL = 0.03, BW = 0.01, BH = 0.01, RHO = 2700.0, MU_S = 0.55, MU_K = 0.52;
 static const double HS[5] = {0.0, 0.0025, 0.005, 0.0075, 0.010};
 static const double DT = 1e-3;

@@ -1,5 +1,5 @@
-/* coupled-masses scene (physics.md §4, P21) against the GSL reference with the stick condition on
- * the acceleration: first synchronisation time, energy never increasing (up to the integrator's
+/* coupled-masses scene (docs/physics.md §4, P21) against the GSL reference with the stick condition
+ * on the acceleration: first synchronisation time, energy never increasing (up to the integrator's
  * own energy error, bounded below in closed form), and the x1 trajectory. The interfaces: the ODE
  * patch contact (exact, pade), stock ODE friction (figures only) and the 1-D Coulomb law through
  * pf_law_solve_1d. */

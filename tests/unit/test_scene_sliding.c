@@ -1,12 +1,13 @@
-/* sliding-blocks scene (physics.md §6) against the GSL reference (tests/support/pf_ref_scenes.c)
- * and closed forms. Patch modes (exact, pade) must track the reference within 1 % RMS of the
- * motion amplitude at dt = 1 ms; stock mode's errors are printed as figures only. */
+/* sliding-blocks scene (docs/physics.md §6) against the GSL reference
+ * (tests/support/pf_ref_scenes.c) and closed forms. Patch modes (exact, pade) must track the
+ * reference within 1 % RMS of the motion amplitude at dt = 1 ms; stock mode's errors are printed as
+ * figures only. */
 #include "scene_compare.h"
 #include "pf_test_closed_forms.h"
 #include "pf_test_support.h"
 
 #define DT 1e-3
-/* Named tolerances (issue 4). */
+/* Named tolerances. */
 #define TRACK_REL_TOL 0.01       /* RMS position error / motion amplitude, patch modes */
 #define NOSLIP_DISP_TOL 1e-6     /* [m] the no-slip circle never moves */
 #define BREAKAWAY_REL_TOL 0.01   /* eccentric push, vs reference */

@@ -1,4 +1,4 @@
-/* shaking-table scene (physics.md §3) against the GSL integration of P19/P20 with the same
+/* shaking-table scene (docs/physics.md §3) against the GSL integration of P19/P20 with the same
  * Hertz model (exact P15 or Padé P17). Patch modes must track the reference's (x, y) within
  * 1 % RMS of the motion amplitude at the scene's default dt (5e-5 s: >= 100 steps per period of
  * the fastest published excitation). Stock mode's error is printed as a figure. */
