@@ -2269,9 +2269,14 @@ int main(int argc, char **argv)
             "reference), not a stick-slip cycle. The bristle row's rig (b) has a damper c = 0.1 "
             "N s/m beside the spring: without damping its release map preserves phase-space "
             "area and no limit cycle can exist. The hybrid law follows P30 as written "
-            "(F = sigma kappa theta cos^2 theta / h), whose steady friction kappa g/h is far "
-            "above the published U = 2 N, so its rig (a) loop is almost elastic; the reading "
-            "F = kappa theta cos^2 theta / h is `--set kappa=0.01` (loop 0.25 J).\n");
+            "(F = sigma kappa theta cos^2 theta / h); its rigs use kappa = 0.1 N m/rad, not the "
+            "paper's stated 10. P30's steady friction is kappa g/h, from kappa (theta1 + "
+            "theta2)/h at rest to kappa theta1/h when sliding fast: with kappa = 10 that is "
+            "100..30 N, which U = 2 N can never overcome (an elastic line of ~1e-7 J per cycle "
+            "instead of a loop), while the bristle model's kappa = 0.1 gives 1..0.3 N (with "
+            "theta1 = 0.5, theta2 = 1 exactly the sawtooth's F_h..F_l the paper compares it "
+            "with; docs/physics.md, the note under P30). `--set kappa=10` reproduces the stated "
+            "value. Its rig (b) uses K = 10 N/m, v_p = 0.01 m/s.\n");
         fprintf(md, "\n![rig a](plots/friction_rig_wall.png)\n\n"
                     "![rig b](plots/friction_rig_pull.png)\n\n");
     }

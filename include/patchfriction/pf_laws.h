@@ -267,7 +267,8 @@ int pf_sawtooth_step(const pfSawtoothDef *def, pfSawtoothState *state, double v,
 
 /// Hybrid parameters. Defaults: the published rig (a) set.
 typedef struct pfHybridDef {
-    double kappa;  ///< torsional stiffness [N m/rad], > 0 (default 10)
+    double kappa;  ///< torsional stiffness [N m/rad], > 0 (default 10, the paper's stated value;
+                   ///< the friction rigs use 0.1, see the note under docs/physics.md P30)
     double h;      ///< bristle height [m], > 0 (default 0.1)
     double sigma;  ///< forgetting gain sigma [-], > 0 (default 1e3)
     double theta1; ///< sliding part of g [rad], >= 0 (default 0.3)
