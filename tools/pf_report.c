@@ -1,4 +1,4 @@
-/* pf-report: the comparison report (issue 4, the project's main job).
+/* pf-report: the comparison report (the project's main job).
  *
  * Runs every scene case of pf-demo in the stock, exact and pade friction modes and the
  * independent reference (pf-reference), reads the CSVs and JSON metrics back, and writes
@@ -10,10 +10,10 @@
  * varying-normal-load cases are also run with `--set coupling=adapter` and (when pf-demo accepts
  * it: the patched ODE) `coupling=solver`, in their own section (also under --quick).
  *
- * Everything goes through the pf-demo command-line contract (architecture.md), as subprocesses,
- * so the report covers whatever scenes pf-demo lists. A failed run stops the report: the message
- * names the command and shows the end of its stderr, the exit status is 1 and no README.md is
- * left behind.
+ * Everything goes through the pf-demo command-line contract (docs/architecture.md), as
+ * subprocesses, so the report covers whatever scenes pf-demo lists. A failed run stops the report:
+ * the message names the command and shows the end of its stderr, the exit status is 1 and no
+ * README.md is left behind.
  *
  * Usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE] [--limit-surfaces PF-LIMIT-SURFACES]
  *                  [--out DIR] [--quick] [--jobs N] [--timeout S]
@@ -647,7 +647,7 @@ typedef struct {
     int listed; /* the help text gives a case list (possibly "none") */
 } Scene;
 
-/* The comparison scenes the issue names, with their cases, for when pf-demo lists none. */
+/* The comparison scenes and their cases, for when pf-demo lists none. */
 static const struct {
     const char *name;
     const char *cases[8];
@@ -769,7 +769,7 @@ static int discover(const char *demo, const char *tmpdir, Scene *sc, char *how, 
     }
     free(text);
     snprintf(how, hown, "`pf-demo --help`");
-    /* Fill in the cases the help text does not list from the issue's table. */
+    /* Fill in the cases the help text does not list from the table above. */
     for (int i = 0; i < n; ++i)
         for (size_t k = 0; k < NKNOWN; ++k)
             if (!strcmp(sc[i].name, KNOWN[k].name) && sc[i].ncases == 0 && !sc[i].listed)
@@ -1572,7 +1572,7 @@ int main(int argc, char **argv)
         }
     }
 
-    /* issue 7: eccentric push under the two stick criteria, and general motion under both */
+    /* eccentric push under the two stick criteria, and general motion under both */
     int has_ecc = 0, has_gm = 0;
     for (int i = 0; i < ncr; ++i) {
         has_ecc |=
@@ -1683,7 +1683,7 @@ int main(int argc, char **argv)
                                       "vl-reference", 0.0, NULL, 0, &vl_csv[v][REF]);
     }
 
-    /* issue 5: friction rigs and the wire pendulum */
+    /* friction rigs and the wire pendulum */
     static const char *const LAWS[5] = {"dahl", "lugre", "bristle", "sawtooth", "hybrid"};
     int nlaw = cx.quick ? 1 : 5;
     Job *rig[5][2] = {{0}};
@@ -2149,7 +2149,7 @@ int main(int argc, char **argv)
     }
 
     if (has_ecc || has_gm) {
-        fprintf(md, "## Stick criteria: CA vs limit surface (issue 7)\n\n");
+        fprintf(md, "## Stick criteria: CA vs limit surface\n\n");
         if (has_ecc) {
             fprintf(md,
                     "Eccentric push: breakaway force for a push at offset h from the mass centre "
@@ -2249,13 +2249,14 @@ int main(int argc, char **argv)
     }
 
     if (has_rig) {
-        fprintf(md,
-                "## Dynamic friction laws: the friction rigs (issue 5)\n\n"
-                "`pf-demo friction-rig --case wall|pull --set law=...` (physics.md §5). Rig (a) "
-                "shows the loop after the start-up transient (its area is the energy lost per "
-                "cycle), rig (b) the second half of the run (the limit cycle).\n\n"
-                "| law | rig (a) energy per cycle [J] | rig (b) period [s] | rig (b) amplitude "
-                "[m] |\n|---|---|---|---|\n");
+        fprintf(
+            md,
+            "## Dynamic friction laws: the friction rigs\n\n"
+            "`pf-demo friction-rig --case wall|pull --set law=...` (docs/physics.md §5). Rig (a) "
+            "shows the loop after the start-up transient (its area is the energy lost per "
+            "cycle), rig (b) the second half of the run (the limit cycle).\n\n"
+            "| law | rig (a) energy per cycle [J] | rig (b) period [s] | rig (b) amplitude "
+            "[m] |\n|---|---|---|---|\n");
         for (int l = 0; l < nlaw; ++l) {
             char b[3][32];
             fprintf(md, "| %s | %s | %s | %s |\n", LAWS[l], fmt_num(b[0], 32, rig_e[l]),
@@ -2281,7 +2282,7 @@ int main(int argc, char **argv)
                     "![rig b](plots/friction_rig_pull.png)\n\n");
     }
     if (pend) {
-        fprintf(md, "## Dahl wire pendulum: decay envelope (issue 5)\n\n"
+        fprintf(md, "## Dahl wire pendulum: decay envelope\n\n"
                     "`pf-demo pendulum --set law=dahl`: per-cycle amplitude in units of x_c, with "
                     "the P24a regions. Mean per-cycle change over the cycles in each region, "
                     "measured vs P24a:\n\n"

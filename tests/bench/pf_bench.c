@@ -2,7 +2,7 @@
  * timed tests: absolute times depend on the machine, ratios much less).
  *
  * Prints one JSON object per line, each with "name" and its figures, then a "targets" line with
- * the ratios the core issue sets (rect_exact <= 1.5 x disk_pade, rect_quad64 >= 100 x
+ * the speed targets of the core (rect_exact <= 1.5 x disk_pade, rect_quad64 >= 100 x
  * rect_exact, disk_exact <= 2 x disk_pade). Every benchmark runs over the same pre-generated,
  * realistic inputs; rounds are interleaved and the fastest round of each is kept, so load from
  * other processes inflates all of them alike rather than biasing one. Usage:
