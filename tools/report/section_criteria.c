@@ -130,7 +130,7 @@ static void analyse(pfrReport *r)
 static void write_section(pfrReport *r, FILE *md)
 {
     if (!g_has_ecc && !g_has_gm) return;
-    fprintf(md, "## Stick criteria: CA vs limit surface (issue 7)\n\n");
+    fprintf(md, "## Stick criteria: CA vs limit surface\n\n");
     if (g_has_ecc) {
         fprintf(md, "Eccentric push: breakaway force for a push at offset h from the mass centre "
                     "(`--set h=...` in metres), exact patch friction under `--set criterion=ca` "

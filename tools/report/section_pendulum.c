@@ -58,7 +58,7 @@ static void write_section(pfrReport *r, FILE *md)
 {
     (void)r;
     if (!g_job) return;
-    fprintf(md, "## Dahl wire pendulum: decay envelope (issue 5)\n\n"
+    fprintf(md, "## Dahl wire pendulum: decay envelope\n\n"
                 "`pf-demo pendulum --set law=dahl`: per-cycle amplitude in units of x_c, with "
                 "the P24a regions. Mean per-cycle change over the cycles in each region, "
                 "measured vs P24a:\n\n"

@@ -97,7 +97,7 @@ static void write_section(pfrReport *r, FILE *md)
 {
     (void)r;
     if (!g_has) return;
-    fprintf(md, "## Dynamic friction laws: the friction rigs (issue 5)\n\n"
+    fprintf(md, "## Dynamic friction laws: the friction rigs\n\n"
                 "`pf-demo friction-rig --case wall|pull --set law=...` (physics.md §5). Rig (a) "
                 "shows the loop after the start-up transient (its area is the energy lost per "
                 "cycle), rig (b) the second half of the run (the limit cycle).\n\n"
