@@ -492,10 +492,7 @@ int main(int argc, char **argv)
 {
     pfCliOptions o;
     char msg[MSG] = "";
-    if (pf_cli_parse(argc, argv, &o, msg, sizeof msg)) {
-        fprintf(stderr, "pf-demo: %s\n", msg);
-        return 2;
-    }
+    if (pf_cli_args(argc, argv, "pf-demo", &o)) return 2;
     if (o.help) {
         usage(stdout);
         return 0;
