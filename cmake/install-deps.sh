@@ -4,7 +4,7 @@
 set -eu
 export DEBIAN_FRONTEND=noninteractive
 PKGS="build-essential cmake pkg-config clang libclang-rt-14-dev
-      libode-dev check libsubunit-dev libgsl-dev libcubature-dev
+      libode-dev check libsubunit-dev libgsl-dev libcubature-dev libjansson-dev
       libglfw3-dev libgl-dev libgl1-mesa-dri libpng-dev gnuplot-nox xvfb xauth
       dpkg-dev patch xz-utils make g++ autoconf automake libtool libccd-dev
       doxygen"

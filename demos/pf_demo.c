@@ -16,9 +16,7 @@
 #include "pf_viewer.h"
 #endif
 #include "pf_scenes.h"
-#ifdef PF_SCENES_HAVE_ODE
 #include "pf_scene.h"
-#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -53,7 +51,6 @@ static void usage(FILE *f)
           "  hybrid: kappa, h, sigma, theta1, theta2, eps\n"
           "pendulum keys: law, m, l, g, k_ratio (k_n/sigma), x_c, u0, i\n",
           f);
-#ifdef PF_SCENES_HAVE_ODE
     fputs("literature scenes (--friction stock|exact|pade selects the adapter mode):\n", f);
     for (int i = 0; i < pf_scene_count(); ++i) {
         const pfSceneInfo *in = pf_scene_info(i);
@@ -65,7 +62,6 @@ static void usage(FILE *f)
             fprintf(f, " %s", *k);
         fputs("\n", f);
     }
-#endif
 }
 
 /* --set keys of each law mapped onto its definition. */
@@ -257,7 +253,6 @@ static int run_rig(pfCliOptions *o, char *msg)
     return 0;
 }
 
-#ifdef PF_SCENES_HAVE_ODE
 /* Mean per-cycle change of the three P24a envelope measures over consecutive cycles that both
  * lie in region r: decrement of ubar, ratio ubar_{N+1}/ubar_N, increment of 1/ubar. */
 static void region_fit(const double *u, long n, pfPendulumRegion r, double *dec, double *ratio,
@@ -397,9 +392,7 @@ static int run_pendulum(pfCliOptions *o, char *msg)
     pf_pendulum_destroy(pd);
     return 0;
 }
-#endif
 
-#ifdef PF_SCENES_HAVE_ODE
 /* Scenes behind the generic interface (pf_scene.h): sliding-blocks, coupled-masses,
  * shaking-table. */
 static int run_scene(pfCliOptions *o, char *msg)
@@ -486,16 +479,12 @@ static int run_scene(pfCliOptions *o, char *msg)
     pf_scene_destroy(sc);
     return 0;
 }
-#endif
 
 int main(int argc, char **argv)
 {
     pfCliOptions o;
     char msg[MSG] = "";
-    if (pf_cli_parse(argc, argv, &o, msg, sizeof msg)) {
-        fprintf(stderr, "pf-demo: %s\n", msg);
-        return 2;
-    }
+    if (pf_cli_args(argc, argv, "pf-demo", &o)) return 2;
     if (o.help) {
         usage(stdout);
         return 0;
@@ -518,18 +507,10 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(o.scene, "friction-rig"))
         rc = run_rig(&o, msg);
-    else if (!strcmp(o.scene, "pendulum")) {
-#ifdef PF_SCENES_HAVE_ODE
+    else if (!strcmp(o.scene, "pendulum"))
         rc = run_pendulum(&o, msg);
-#else
-        snprintf(msg, sizeof msg, "scene pendulum needs the ODE adapter (not built)");
-        rc = -1;
-#endif
-    }
-#ifdef PF_SCENES_HAVE_ODE
     else if (pf_scene_find(o.scene))
         rc = run_scene(&o, msg);
-#endif
     else {
         snprintf(msg, sizeof msg,
                  "unknown scene '%s' (scenes: friction-rig, pendulum, sliding-blocks, "

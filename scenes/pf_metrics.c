@@ -114,15 +114,20 @@ int pf_metrics_positions(const pfTrajectory *ref, int *cols, int max)
 /* metrics                                                                                   */
 /* ---------------------------------------------------------------------------------------- */
 
+double pf_metrics_range(const pfTrajectory *tr, int c)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (long r = 0; r < tr->nrow; ++r) {
+        double v = pf_trajectory_at(tr, r, c);
+        if (isfinite(v)) lo = fmin(lo, v), hi = fmax(hi, v);
+    }
+    return hi - lo;
+}
+
 long pf_metrics_rms(const pfTrajectory *run, const pfTrajectory *ref, int ref_col, double *rms_abs,
                     double *range)
 {
-    double lo = INFINITY, hi = -INFINITY;
-    for (long r = 0; r < ref->nrow; ++r) {
-        double v = pf_trajectory_at(ref, r, ref_col);
-        if (isfinite(v)) lo = fmin(lo, v), hi = fmax(hi, v);
-    }
-    *range = hi - lo;
+    *range = pf_metrics_range(ref, ref_col);
     *rms_abs = NAN;
     int mc = pf_trajectory_column(run, ref->cols[ref_col]);
     if (mc < 0) return 0;

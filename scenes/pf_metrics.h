@@ -53,6 +53,9 @@ int pf_metrics_positions(const pfTrajectory *ref, int *cols, int max);
 /// The debounce of the stick column every comparison uses [s].
 #define PF_METRICS_MIN_PHASE 5e-3
 
+/// max - min of column c over the finite values (-INFINITY: none).
+double pf_metrics_range(const pfTrajectory *tr, int c);
+
 /** RMS error of one coordinate: the run's column of the same name as ref's column ref_col is
  *  interpolated onto the reference's times (over the times both cover), rms_abs =
  *  sqrt(mean((q_run - q_ref)^2)); range = max q_ref - min q_ref. The relative error is

@@ -87,8 +87,6 @@ static int cp_build(pfScene *s, pfError *err)
     }
     const double inf = HUGE_VAL;
     int rc;
-#define PD(key, dst, lo, lo_open, hi, hi_open)                                                     \
-    if ((rc = pfs_param_double(s, key, dst, lo, lo_open, hi, hi_open, err)) < 0) return rc
     PD("b", &c->b, 0.0, 1, inf, 0);
     PD("m1", &c->m1, 0.0, 1, inf, 0);
     PD("m2", &c->m2, 0.0, 1, inf, 0);
@@ -105,7 +103,6 @@ static int cp_build(pfScene *s, pfError *err)
                             "below %g)",
                             nm, c->az * c->wz * c->wz, G);
     }
-#undef PD
     const char *law = pfs_param_string(s, "law");
     if (law && s->case_index == C_VERTICAL)
         return pfs_fail(err, PF_ERR_RANGE,

@@ -143,8 +143,6 @@ static int sl_build(pfScene *s, pfError *err)
     }
     const double inf = HUGE_VAL;
     int rc;
-#define PD(key, dst, lo, lo_open, hi, hi_open)                                                     \
-    if ((rc = pfs_param_double(s, key, dst, lo, lo_open, hi, hi_open, err)) < 0) return rc
     PD("yaw", &b->yaw, -1e3, 0, 1e3, 0);
     PD("mass", &b->mass, 0.0, 1, inf, 0);
     if (c != C_FREESLIDE) {
@@ -185,7 +183,6 @@ static int sl_build(pfScene *s, pfError *err)
         PD("width", &b->W, 1e-4, 0, 10.0, 0);
         b->slope = slope_deg * M_PI / 180.0;
     }
-#undef PD
     pfOdeMaterial mat = pf_ode_default_material();
     mat.mu_s = b->mu_s;
     mat.mu_k = b->mu_k;

@@ -7,6 +7,8 @@
  * 0, 90, 180, 270 degrees from v. Residuals: the three components T_x, T_y, M_s.
  * Output: the parameters found, and the max and RMS error of P17 with the found and with the
  * published parameters over that domain. Usage: pf-fit-pade [--quick] [--help]. */
+#include "pf_demo_cli.h"
+
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_vector.h>
 #include <math.h>
@@ -106,18 +108,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     int quick = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "pf-fit-pade: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-fit-pade", flags, 1, usage);
+    if (rc >= 0) return rc;
     static fitData fd; /* tool, not core: a static buffer of samples */
     build_domain(&fd, quick);
 

@@ -9,6 +9,8 @@
  *   pf-bench [--quick]      (--quick: few evaluations, for the ctest smoke run)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
+#include "pf_demo_cli.h"
+
 #include <math.h>
 #include <patchfriction/pf_core.h>
 #include <stdio.h>
@@ -151,21 +153,18 @@ typedef struct {
     double best_ns;
 } Bench;
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pf-bench [--quick]\n  prints one JSON object per line; ratios are "
+               "measured within this run\n");
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: pf-bench [--quick]\n  prints one JSON object per line; ratios are "
-                   "measured within this run\n");
-            return 0;
-        } else {
-            fprintf(stderr, "pf-bench: unknown argument '%s' (try --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 1, usage);
+    if (rc >= 0) return rc;
     /* Realistic inputs: block sliding up to 0.5 m/s and spinning up to 50 rad/s (CR inside and
      * outside the patch); ball slipping up to 0.4 m/s with spin up to 100 rad/s. */
     for (int i = 0; i < NIN; ++i) {
