@@ -167,7 +167,8 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
  *  @param ctx the context (NULL is ignored) */
 void pf_ode_destroy(pfOdeContext *ctx);
 
-/** Set the material of one geom (copied; takes effect at the next pf_ode_before_step).
+/** Set the material of one geom (copied; pairs combine their materials when pf_ode_collide
+ *  first sees them in a step, so it takes effect from the next collision).
  *  @param ctx  the context
  *  @param geom the geom
  *  @param m    the material (validated; a rejected one leaves the geom's material unchanged)
