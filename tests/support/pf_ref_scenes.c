@@ -29,9 +29,6 @@
 #define REF_V_ZERO 1e-9
 
 /* Definitions shared with the scenes (scenes/pf_scene_*.c), restated here. */
-#define SL_V_REST 2e-4
-#define SL_V_STOP 1e-3
-#define SL_MIN_STOP 0.01
 #define CP_Z_TOL 1e-4
 #define CP_MIN_STICK 0.02
 
@@ -100,6 +97,42 @@ int pf_ref_parse_num(const char *key, const char *value, double *out, double lo,
 long pf_ref_n_samples(double t_end, double out_dt)
 {
     return (long)ceil(t_end / out_dt - 1e-9);
+}
+
+void pf_ref_sliding_metrics(pfRefResult *out, double out_dt, double rho_g, int resting,
+                            double t_from, double *stop_tr, double *stop_rot)
+{
+    int nc = out->ncol, stops = 0;
+    double maxd = 0, maxv = 0, stick_time = 0, rest_start = 0;
+    *stop_tr = *stop_rot = NAN;
+    for (long i = 1; i < out->n; ++i) {
+        const double *r = out->rows + i * nc, *q = r - nc;
+        double tt = r[0], sp = r[7], spin = fabs(r[6]) * rho_g;
+        maxd = fmax(maxd, hypot(r[1], r[2]));
+        maxv = fmax(maxv, sp);
+        int rest = r[12] > 0.5;
+        if (rest && !resting) rest_start = tt;
+        if (!rest && resting && tt - out_dt - rest_start >= SL_MIN_STOP && rest_start > 0.0)
+            stops++;
+        if (rest) stick_time += out_dt;
+        resting = rest;
+        if (tt - out_dt <= t_from) continue; /* stop times: both samples after t_from */
+        double psp = q[7], pspin = fabs(q[6]) * rho_g;
+        if (isnan(*stop_tr) && sp < SL_V_STOP)
+            *stop_tr = psp > SL_V_STOP ? tt - out_dt * (SL_V_STOP - sp) / (psp - sp) : tt;
+        if (isnan(*stop_rot) && spin < SL_V_STOP)
+            *stop_rot = pspin > SL_V_STOP ? tt - out_dt * (SL_V_STOP - spin) / (pspin - spin) : tt;
+    }
+    if (resting && rest_start > 0.0 && out->rows[(out->n - 1) * nc] - rest_start >= SL_MIN_STOP)
+        stops++;
+    const double *last = out->rows + (out->n - 1) * nc;
+    pf_ref_res_metric(out, "final_x", last[1]);
+    pf_ref_res_metric(out, "final_y", last[2]);
+    pf_ref_res_metric(out, "final_theta", last[3]);
+    pf_ref_res_metric(out, "max_displacement", maxd);
+    pf_ref_res_metric(out, "max_speed", maxv);
+    pf_ref_res_metric(out, "stick_time", stick_time);
+    pf_ref_res_metric(out, "stops", stops);
 }
 
 /* Sample times k * out_dt without drift. */
@@ -423,40 +456,10 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
     gsl_odeiv2_step_free(st2);
     if (status) return status;
 
-    /* metrics, with the scene's definitions */
-    double maxd = 0, maxv = 0, stick_time = 0, rest_start = 0, stop_tr = NAN, stop_rot = NAN;
-    int resting = 1, stops = 0;
-    if (p->c == PF_REF_SL_FREESLIDE &&
-        (fabs(p->v0) >= SL_V_REST || fabs(p->w0) * s.rho_g >= SL_V_REST))
-        resting = 0;
-    for (long i = 1; i < out->n; ++i) {
-        const double *r = out->rows + i * SL_NCOL, *q = r - SL_NCOL;
-        double tt = r[0], sp = r[7], spin = fabs(r[6]) * s.rho_g;
-        maxd = fmax(maxd, hypot(r[1], r[2]));
-        maxv = fmax(maxv, sp);
-        int rest = r[12] > 0.5;
-        if (rest && !resting) rest_start = tt;
-        if (!rest && resting && tt - out_dt - rest_start >= SL_MIN_STOP && rest_start > 0.0)
-            stops++;
-        if (rest) stick_time += out_dt;
-        resting = rest;
-        double psp = q[7], pspin = fabs(q[6]) * s.rho_g;
-        if (isnan(stop_tr) && sp < SL_V_STOP)
-            stop_tr = psp > SL_V_STOP ? tt - out_dt * (SL_V_STOP - sp) / (psp - sp) : tt;
-        if (isnan(stop_rot) && spin < SL_V_STOP)
-            stop_rot = pspin > SL_V_STOP ? tt - out_dt * (SL_V_STOP - spin) / (pspin - spin) : tt;
-    }
-    if (resting && rest_start > 0.0 &&
-        out->rows[(out->n - 1) * SL_NCOL] - rest_start >= SL_MIN_STOP)
-        stops++;
-    const double *last = out->rows + (out->n - 1) * SL_NCOL;
-    pf_ref_res_metric(out, "final_x", last[1]);
-    pf_ref_res_metric(out, "final_y", last[2]);
-    pf_ref_res_metric(out, "final_theta", last[3]);
-    pf_ref_res_metric(out, "max_displacement", maxd);
-    pf_ref_res_metric(out, "max_speed", maxv);
-    pf_ref_res_metric(out, "stick_time", stick_time);
-    pf_ref_res_metric(out, "stops", stops);
+    double stop_tr, stop_rot;
+    int resting = !(p->c == PF_REF_SL_FREESLIDE &&
+                    (fabs(p->v0) >= SL_V_REST || fabs(p->w0) * s.rho_g >= SL_V_REST));
+    pf_ref_sliding_metrics(out, out_dt, s.rho_g, resting, -INFINITY, &stop_tr, &stop_rot);
     if (p->c == PF_REF_SL_ECCENTRIC) {
         pf_ref_res_metric(out, "breakaway_force", p->ramp * breakaway_t);
         pf_ref_res_metric(out, "breakaway_time", breakaway_t);
