@@ -27,6 +27,15 @@ void pf_ref_res_metric(pfRefResult *r, const char *name, double v);
 /// Parse a --set number within [lo, hi]; 0, or -1 with msg naming key and value.
 int pf_ref_parse_num(const char *key, const char *value, double *out, double lo, double hi,
                      char *msg, int n);
+/// A numeric --set key of a reference: where its value goes, and its range.
+typedef struct pfRefKey {
+    const char *key;
+    double *dst, lo, hi;
+} pfRefKey;
+/** --set key=value through the table t of nt keys: 0, or -1 with msg naming a bad value or a key
+ *  the table lacks ("unknown --set key 'k' for WHAT"). */
+int pf_ref_set_key(const pfRefKey *t, int nt, const char *key, const char *value, const char *what,
+                   char *msg, int n);
 /// Last sample index: the scene takes ceil(t_end / dt) steps (pf_demo.c), so do we.
 long pf_ref_n_samples(double t_end, double out_dt);
 

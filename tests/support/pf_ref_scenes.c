@@ -93,6 +93,16 @@ int pf_ref_parse_num(const char *key, const char *value, double *out, double lo,
     return 0;
 }
 
+int pf_ref_set_key(const pfRefKey *t, int nt, const char *key, const char *value, const char *what,
+                   char *msg, int n)
+{
+    for (int i = 0; i < nt; ++i)
+        if (!strcmp(key, t[i].key))
+            return pf_ref_parse_num(key, value, t[i].dst, t[i].lo, t[i].hi, msg, n);
+    snprintf(msg, (size_t)n, "unknown --set key '%s' for %s", key, what);
+    return -1;
+}
+
 /* Last sample index: the scene takes ceil(t_end / dt) steps (pf_demo.c), so do we. */
 long pf_ref_n_samples(double t_end, double out_dt)
 {
@@ -506,17 +516,11 @@ int pf_ref_coupled_set(pfRefCoupled *p, const char *key, const char *value, char
                  value);
         return -1;
     }
-    struct {
-        const char *k;
-        double *d, lo, hi;
-    } t[] = {{"b", &p->b, 0, 1e6},     {"m1", &p->m1, 1e-9, 1e9}, {"m2", &p->m2, 1e-9, 1e9},
-             {"a1", &p->a1, 0, 1e9},   {"a2", &p->a2, 0, 1e9},    {"x1", &p->x1, -1e3, 1e3},
-             {"v1", &p->v1, -1e3, 1e3}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k))
-            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
-    snprintf(msg, (size_t)n, "unknown --set key '%s' for coupled-masses", key);
-    return -1;
+    const pfRefKey t[] = {{"b", &p->b, 0, 1e6},      {"m1", &p->m1, 1e-9, 1e9},
+                          {"m2", &p->m2, 1e-9, 1e9}, {"a1", &p->a1, 0, 1e9},
+                          {"a2", &p->a2, 0, 1e9},    {"x1", &p->x1, -1e3, 1e3},
+                          {"v1", &p->v1, -1e3, 1e3}};
+    return pf_ref_set_key(t, (int)(sizeof t / sizeof t[0]), key, value, "coupled-masses", msg, n);
 }
 
 double pf_ref_coupled_duration(const pfRefCoupled *p)
@@ -735,30 +739,23 @@ int pf_ref_table_set(pfRefTable *p, const char *key, const char *value, char *ms
         p->tilt = deg * M_PI / 180.0;
         return 0;
     }
-    struct {
-        const char *k;
-        double *d, lo, hi;
-    } t[] = {{"A_x", &p->ax, -1e3, 1e3},
-             {"A_y", &p->ay, -1e3, 1e3},
-             {"omega_a", &p->wa, 0, 1e6},
-             {"omega_b", &p->wb, 0, 1e6},
-             {"phi_y", &p->phi, -1e3, 1e3},
-             {"mu", &p->mu, 0, 1e3},
-             {"d", &p->d, 0, 1},
-             {"a", &p->a, 1e-6, 1},
-             {"r", &p->r, 1e-4, 10},
-             {"eps_t", &p->eps_t, 0, 1e6},
-             {"eps_r", &p->eps_r, 0, 1e6},
-             {"vx0", &p->v0[0], -1e3, 1e3},
-             {"vy0", &p->v0[1], -1e3, 1e3},
-             {"wx0", &p->w0[0], -1e5, 1e5},
-             {"wy0", &p->w0[1], -1e5, 1e5},
-             {"wz0", &p->w0[2], -1e5, 1e5}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k))
-            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
-    snprintf(msg, (size_t)n, "unknown --set key '%s' for shaking-table", key);
-    return -1;
+    const pfRefKey t[] = {{"A_x", &p->ax, -1e3, 1e3},
+                          {"A_y", &p->ay, -1e3, 1e3},
+                          {"omega_a", &p->wa, 0, 1e6},
+                          {"omega_b", &p->wb, 0, 1e6},
+                          {"phi_y", &p->phi, -1e3, 1e3},
+                          {"mu", &p->mu, 0, 1e3},
+                          {"d", &p->d, 0, 1},
+                          {"a", &p->a, 1e-6, 1},
+                          {"r", &p->r, 1e-4, 10},
+                          {"eps_t", &p->eps_t, 0, 1e6},
+                          {"eps_r", &p->eps_r, 0, 1e6},
+                          {"vx0", &p->v0[0], -1e3, 1e3},
+                          {"vy0", &p->v0[1], -1e3, 1e3},
+                          {"wx0", &p->w0[0], -1e5, 1e5},
+                          {"wy0", &p->w0[1], -1e5, 1e5},
+                          {"wz0", &p->w0[2], -1e5, 1e5}};
+    return pf_ref_set_key(t, (int)(sizeof t / sizeof t[0]), key, value, "shaking-table", msg, n);
 }
 
 double pf_ref_table_duration(const pfRefTable *p)

@@ -170,17 +170,12 @@ int pf_ref_slope_drop_set(pfRefSlopeDrop *p, const char *key, const char *value,
         p->slope = deg * M_PI / 180.0;
         return 0;
     }
-    struct {
-        const char *k;
-        double *d, lo, hi;
-    } t[] = {{"mass", &p->mass, 1e-9, 1e9}, {"mu_s", &p->mu_s, 0, 1e3},  {"mu_k", &p->mu_k, 0, 1e3},
-             {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
-             {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k))
-            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
-    snprintf(msg, (size_t)n, "unknown --set key '%s' for sliding-blocks slope-drop", key);
-    return -1;
+    const pfRefKey t[] = {
+        {"mass", &p->mass, 1e-9, 1e9}, {"mu_s", &p->mu_s, 0, 1e3},  {"mu_k", &p->mu_k, 0, 1e3},
+        {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
+        {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
+    return pf_ref_set_key(t, (int)(sizeof t / sizeof t[0]), key, value, "sliding-blocks slope-drop",
+                          msg, n);
 }
 
 double pf_ref_slope_drop_duration(const pfRefSlopeDrop *p)
