@@ -26,9 +26,6 @@
 #define V_ZERO 1e-9
 
 /* Scene definitions restated (scenes/pf_scene_sliding.c). */
-#define SL_V_REST 2e-4
-#define SL_V_STOP 1e-3
-#define SL_MIN_STOP 0.01
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
@@ -173,17 +170,12 @@ int pf_ref_slope_drop_set(pfRefSlopeDrop *p, const char *key, const char *value,
         p->slope = deg * M_PI / 180.0;
         return 0;
     }
-    struct {
-        const char *k;
-        double *d, lo, hi;
-    } t[] = {{"mass", &p->mass, 1e-9, 1e9}, {"mu_s", &p->mu_s, 0, 1e3},  {"mu_k", &p->mu_k, 0, 1e3},
-             {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
-             {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k))
-            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
-    snprintf(msg, (size_t)n, "unknown --set key '%s' for sliding-blocks slope-drop", key);
-    return -1;
+    const pfRefKey t[] = {
+        {"mass", &p->mass, 1e-9, 1e9}, {"mu_s", &p->mu_s, 0, 1e3},  {"mu_k", &p->mu_k, 0, 1e3},
+        {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
+        {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
+    return pf_ref_set_key(t, (int)(sizeof t / sizeof t[0]), key, value, "sliding-blocks slope-drop",
+                          msg, n);
 }
 
 double pf_ref_slope_drop_duration(const pfRefSlopeDrop *p)
@@ -445,38 +437,9 @@ int pf_ref_slope_drop_run(const pfRefSlopeDrop *p, double t_end, double out_dt, 
     gsl_odeiv2_step_free(st2);
     if (status) return status;
 
-    /* metrics with the scene's definitions (free-slide's stop times, the rest phases) */
-    double maxd = 0, maxv = 0, stick_time = 0, rest_start = 0, stop_tr = NAN, stop_rot = NAN;
-    int resting = 0, stops = 0;
-    for (long i = 1; i < out->n; ++i) {
-        const double *r = out->rows + i * SD_NCOL, *qq = r - SD_NCOL;
-        double tt = r[0], sp = r[7], spin = fabs(r[6]) * s.rho_g;
-        maxd = fmax(maxd, hypot(r[1], r[2]));
-        maxv = fmax(maxv, sp);
-        int rest = r[12] > 0.5;
-        if (rest && !resting) rest_start = tt;
-        if (!rest && resting && tt - out_dt - rest_start >= SL_MIN_STOP && rest_start > 0.0)
-            stops++;
-        if (rest) stick_time += out_dt;
-        resting = rest;
-        if (tt - out_dt <= t_land) continue; /* stop times: both samples after the landing */
-        double psp = qq[7], pspin = fabs(qq[6]) * s.rho_g;
-        if (isnan(stop_tr) && sp < SL_V_STOP)
-            stop_tr = psp > SL_V_STOP ? tt - out_dt * (SL_V_STOP - sp) / (psp - sp) : tt;
-        if (isnan(stop_rot) && spin < SL_V_STOP)
-            stop_rot = pspin > SL_V_STOP ? tt - out_dt * (SL_V_STOP - spin) / (pspin - spin) : tt;
-    }
-    if (resting && rest_start > 0.0 &&
-        out->rows[(out->n - 1) * SD_NCOL] - rest_start >= SL_MIN_STOP)
-        stops++;
-    const double *last = out->rows + (out->n - 1) * SD_NCOL;
-    pf_ref_res_metric(out, "final_x", last[1]);
-    pf_ref_res_metric(out, "final_y", last[2]);
-    pf_ref_res_metric(out, "final_theta", last[3]);
-    pf_ref_res_metric(out, "max_displacement", maxd);
-    pf_ref_res_metric(out, "max_speed", maxv);
-    pf_ref_res_metric(out, "stick_time", stick_time);
-    pf_ref_res_metric(out, "stops", stops);
+    /* metrics with the scene's definitions; the stop times after the landing */
+    double stop_tr, stop_rot;
+    pf_ref_sliding_metrics(out, out_dt, s.rho_g, 0, t_land, &stop_tr, &stop_rot);
     pf_ref_res_metric(out, "landing_time", t_land);
     pf_ref_res_metric(out, "stop_time_translation", stop_tr);
     pf_ref_res_metric(out, "stop_time_rotation", stop_rot);
