@@ -1,4 +1,5 @@
-# Warning flags shared by every target of the project (style.md habit 1).
+# Warning flags shared by every target of the project (C11, -Wall -Wextra -Wpedantic
+# -Wmissing-prototypes clean).
 add_library(pf_warnings INTERFACE)
 target_compile_options(pf_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wmissing-prototypes -Wshadow -Wstrict-prototypes)

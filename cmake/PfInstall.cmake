@@ -4,17 +4,9 @@ include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(PF_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/patchfriction)
-set(_pf_targets patchfriction_core)
-if(TARGET patchfriction_laws)
-  list(APPEND _pf_targets patchfriction_laws)
-endif()
-if(TARGET patchfriction)
-  list(APPEND _pf_targets patchfriction)
-endif()
-
-# pf_warnings is a PRIVATE usage requirement of the static libraries; it carries only compile
-# options, but CMake still names it in the export (as $<LINK_ONLY:...>), so export it too.
-install(TARGETS ${_pf_targets} pf_warnings EXPORT patchfrictionTargets
+# pf_warnings is linked as $<BUILD_INTERFACE:pf_warnings> (plugin/CMakeLists.txt), so the export
+# does not name it and it is not installed.
+install(TARGETS patchfriction_core patchfriction_laws patchfriction EXPORT patchfrictionTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
@@ -33,12 +25,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/patchfrictionConfig.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/patchfrictionConfigVersion.cmake
   DESTINATION ${PF_INSTALL_CMAKEDIR})
 
-# pkg-config: -lpatchfriction [-lpatchfriction_laws] -lpatchfriction_core, Requires: ode
-set(PF_PC_LIBS "-lpatchfriction")
-if(TARGET patchfriction_laws)
-  string(APPEND PF_PC_LIBS " -lpatchfriction_laws")
-endif()
-string(APPEND PF_PC_LIBS " -lpatchfriction_core -lm")
+# pkg-config: the three libraries in link order, Requires: ode
+set(PF_PC_LIBS "-lpatchfriction -lpatchfriction_laws -lpatchfriction_core -lm")
 # relative path from the .pc file's directory up to the prefix (relocatable package)
 file(RELATIVE_PATH PF_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
 string(REGEX REPLACE "/$" "" PF_PC_UP "${PF_PC_UP}")

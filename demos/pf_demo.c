@@ -1,10 +1,10 @@
-/* pf-demo: viewer and headless runner of the patchfriction scenes (architecture.md: the pf-demo
- * contract).
+/* pf-demo: viewer and headless runner of the patchfriction scenes (the pf-demo contract:
+ * docs/architecture.md).
  *
  *   pf-demo SCENE [--case NAME] [--friction stock|exact|pade] [--headless] [--duration S]
  *           [--dt S] [--csv FILE] [--json] [--screenshot FILE.png --frames N] [--set k=v]...
  *
- * Scenes here: friction-rig (physics.md §5 rigs, --set law=dahl|lugre|bristle|sawtooth|hybrid,
+ * Scenes here: friction-rig (docs/physics.md §5 rigs, --set law=dahl|lugre|bristle|sawtooth|hybrid,
  * --case wall|pull), pendulum (Dahl's wire pendulum with joint friction, P24a), and the literature
  * scenes behind the generic interface scenes/pf_scene.h: sliding-blocks (§6), coupled-masses (§4)
  * and shaking-table (§3), where --friction stock|exact|pade selects the adapter mode. Each scene's
@@ -16,9 +16,7 @@
 #include "pf_viewer.h"
 #endif
 #include "pf_scenes.h"
-#ifdef PF_SCENES_HAVE_ODE
 #include "pf_scene.h"
-#endif
 
 #include <math.h>
 #include <stddef.h>
@@ -46,14 +44,13 @@ static void usage(FILE *f)
           "  --csv FILE             time series, header row, first column t\n"
           "  --json                 last stdout line: one JSON object with the metrics\n"
           "  --screenshot FILE.png  with --frames N: render N frames, write a PNG, exit\n"
-          "  --set key=value        scene parameter, physics.md §5 symbols in ASCII\n"
+          "  --set key=value        scene parameter, docs/physics.md §5 symbols in ASCII\n"
           "friction-rig keys: law, m, K, c (spring damper), U, omega, v_p, g and the law's own:\n"
           "  dahl: sigma, Fc, i     lugre: sigma0, sigma1, sigma2, Fc, Fs, vs\n"
           "  bristle: l_S, kappa, w, N_b     sawtooth: F_h, F_l, Delta\n"
           "  hybrid: kappa, h, sigma, theta1, theta2, eps\n"
           "pendulum keys: law, m, l, g, k_ratio (k_n/sigma), x_c, u0, i\n",
           f);
-#ifdef PF_SCENES_HAVE_ODE
     fputs("literature scenes (--friction stock|exact|pade selects the adapter mode):\n", f);
     for (int i = 0; i < pf_scene_count(); ++i) {
         const pfSceneInfo *in = pf_scene_info(i);
@@ -65,7 +62,6 @@ static void usage(FILE *f)
             fprintf(f, " %s", *k);
         fputs("\n", f);
     }
-#endif
 }
 
 /* --set keys of each law mapped onto its definition. */
@@ -257,7 +253,6 @@ static int run_rig(pfCliOptions *o, char *msg)
     return 0;
 }
 
-#ifdef PF_SCENES_HAVE_ODE
 /* Mean per-cycle change of the three P24a envelope measures over consecutive cycles that both
  * lie in region r: decrement of ubar, ratio ubar_{N+1}/ubar_N, increment of 1/ubar. */
 static void region_fit(const double *u, long n, pfPendulumRegion r, double *dec, double *ratio,
@@ -308,8 +303,8 @@ static int run_pendulum(pfCliOptions *o, char *msg)
         pf_pendulum_sync_params(&p);
     }
     pfError err;
-    pfPendulum *pd = pf_pendulum_create(&p, &err);
-    if (!pd) {
+    pfPendulum *pd = NULL;
+    if (pf_pendulum_create(&p, &pd, &err) != PF_OK) {
         snprintf(msg, MSG, "bad parameter: %s", err.message);
         return -1;
     }
@@ -397,9 +392,7 @@ static int run_pendulum(pfCliOptions *o, char *msg)
     pf_pendulum_destroy(pd);
     return 0;
 }
-#endif
 
-#ifdef PF_SCENES_HAVE_ODE
 /* Scenes behind the generic interface (pf_scene.h): sliding-blocks, coupled-masses,
  * shaking-table. */
 static int run_scene(pfCliOptions *o, char *msg)
@@ -415,8 +408,8 @@ static int run_scene(pfCliOptions *o, char *msg)
         kv[i].value = o->set_val[i];
     }
     pfError err;
-    pfScene *sc = pf_scene_create(o->scene, o->case_name, mode, kv, o->nset, &err);
-    if (!sc) {
+    pfScene *sc = NULL;
+    if (pf_scene_create(o->scene, o->case_name, mode, kv, o->nset, &sc, &err) != PF_OK) {
         snprintf(msg, MSG, "%s", err.message);
         return -1;
     }
@@ -486,16 +479,12 @@ static int run_scene(pfCliOptions *o, char *msg)
     pf_scene_destroy(sc);
     return 0;
 }
-#endif
 
 int main(int argc, char **argv)
 {
     pfCliOptions o;
     char msg[MSG] = "";
-    if (pf_cli_parse(argc, argv, &o, msg, sizeof msg)) {
-        fprintf(stderr, "pf-demo: %s\n", msg);
-        return 2;
-    }
+    if (pf_cli_args(argc, argv, "pf-demo", &o)) return 2;
     if (o.help) {
         usage(stdout);
         return 0;
@@ -518,18 +507,10 @@ int main(int argc, char **argv)
     int rc;
     if (!strcmp(o.scene, "friction-rig"))
         rc = run_rig(&o, msg);
-    else if (!strcmp(o.scene, "pendulum")) {
-#ifdef PF_SCENES_HAVE_ODE
+    else if (!strcmp(o.scene, "pendulum"))
         rc = run_pendulum(&o, msg);
-#else
-        snprintf(msg, sizeof msg, "scene pendulum needs the ODE adapter (not built)");
-        rc = -1;
-#endif
-    }
-#ifdef PF_SCENES_HAVE_ODE
     else if (pf_scene_find(o.scene))
         rc = run_scene(&o, msg);
-#endif
     else {
         snprintf(msg, sizeof msg,
                  "unknown scene '%s' (scenes: friction-rig, pendulum, sliding-blocks, "

@@ -106,6 +106,39 @@ static int find_set(pfCliOptions *o, const char *key)
     return found;
 }
 
+int pf_cli_args(int argc, char **argv, const char *prog, pfCliOptions *o)
+{
+    char msg[256] = "";
+    if (pf_cli_parse(argc, argv, o, msg, sizeof msg) == 0) return 0;
+    fprintf(stderr, "%s: %s\n", prog, msg);
+    return 2;
+}
+
+int pf_cli_tool(int argc, char **argv, const char *prog, const pfCliFlag *flags, int n,
+                void (*help)(FILE *f))
+{
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            help(stdout);
+            return 0;
+        }
+        int k = 0;
+        while (k < n && strcmp(a, flags[k].name))
+            ++k;
+        if (k < n && flags[k].flag) {
+            *flags[k].flag = flags[k].to;
+        } else if (k < n && i + 1 < argc) {
+            *flags[k].value = argv[++i];
+        } else {
+            fprintf(stderr, "%s: %s argument '%s'\n", prog, k < n ? "incomplete" : "unknown", a);
+            help(stderr);
+            return 2;
+        }
+    }
+    return -1;
+}
+
 int pf_cli_set_double(pfCliOptions *o, const char *key, double *out, char *msg, size_t n)
 {
     int i = find_set(o, key);

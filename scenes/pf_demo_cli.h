@@ -1,4 +1,4 @@
-/* Command line, JSON and CSV helpers of pf-demo (architecture.md: the pf-demo contract). */
+/* Command line, JSON and CSV helpers of pf-demo (the pf-demo contract: docs/architecture.md). */
 #ifndef PF_DEMO_CLI_H
 #define PF_DEMO_CLI_H
 
@@ -24,6 +24,23 @@ typedef struct pfCliOptions {
 
 /** Parse argv. Returns 0 or writes a message naming the bad argument into msg and returns -1. */
 int pf_cli_parse(int argc, char **argv, pfCliOptions *o, char *msg, size_t msg_size);
+
+/** pf_cli_parse for a program's main(): 0, or 2 with "PROG: message" on stderr. */
+int pf_cli_args(int argc, char **argv, const char *prog, pfCliOptions *o);
+
+/// An option of a tool's simple command line: a flag (*flag = to) or, with value, a string.
+typedef struct pfCliFlag {
+    const char *name;   ///< "--quick"
+    int *flag;          ///< set to `to` when given (NULL: the option takes a value)
+    int to;             ///< value of *flag when given
+    const char **value; ///< the option's value (when flag is NULL)
+} pfCliFlag;
+
+/** The command line of a tool (pf-bench, pf-fit-pade, pf-limit-surfaces): the n options in
+ *  flags, and --help / -h (help on stdout). Returns -1 to go on, 0 after --help, 2 after an
+ *  unknown or incomplete argument (named on stderr, with help). */
+int pf_cli_tool(int argc, char **argv, const char *prog, const pfCliFlag *flags, int n,
+                void (*help)(FILE *f));
 
 /** Value of --set key=... as a double. Returns 1 if present and parsed, 0 if absent, -1 (with a
  *  message naming key and value) if not a finite number. Marks the key used. */

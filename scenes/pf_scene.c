@@ -221,9 +221,11 @@ static char *dupstr(const char *x)
     return d;
 }
 
-pfScene *pf_scene_create(const char *scene, const char *case_name, pfOdeMode mode,
-                         const pfSceneParam *params, int n, pfError *err)
+int pf_scene_create(const char *scene, const char *case_name, pfOdeMode mode,
+                    const pfSceneParam *params, int n, pfScene **out, pfError *err)
 {
+    if (!out) return pfs_fail(err, PF_ERR_NULL, "pf_scene_create: out is NULL");
+    *out = NULL;
     const pfSceneClass *c = find_class(scene);
     if (!c) {
         char names[128] = "";
@@ -231,9 +233,8 @@ pfScene *pf_scene_create(const char *scene, const char *case_name, pfOdeMode mod
             size_t k = strlen(names);
             snprintf(names + k, sizeof names - k, "%s%s", i ? ", " : "", classes[i]->info.name);
         }
-        pfs_fail(err, PF_ERR_RANGE, "unknown scene '%s' (scenes: %s)", scene ? scene : "(null)",
-                 names);
-        return NULL;
+        return pfs_fail(err, PF_ERR_RANGE, "unknown scene '%s' (scenes: %s)",
+                        scene ? scene : "(null)", names);
     }
     int ci = 0;
     if (case_name) {
@@ -246,48 +247,47 @@ pfScene *pf_scene_create(const char *scene, const char *case_name, pfOdeMode mod
                 size_t k = strlen(names);
                 snprintf(names + k, sizeof names - k, "%s%s", i ? ", " : "", c->info.cases[i]);
             }
-            pfs_fail(err, PF_ERR_RANGE, "%s: unknown case '%s' (cases: %s)", c->info.name,
-                     case_name, names);
-            return NULL;
+            return pfs_fail(err, PF_ERR_RANGE, "%s: unknown case '%s' (cases: %s)", c->info.name,
+                            case_name, names);
         }
     }
     if (mode != PF_ODE_MODE_EXACT && mode != PF_ODE_MODE_PADE && mode != PF_ODE_MODE_STOCK) {
-        pfs_fail(err, PF_ERR_RANGE, "%s: bad friction mode %d", c->info.name, (int)mode);
-        return NULL;
+        return pfs_fail(err, PF_ERR_ENUM, "%s: bad friction mode %d", c->info.name, (int)mode);
     }
     if (n < 0 || n > PFS_MAX_PARAMS || (n > 0 && !params)) {
-        pfs_fail(err, PF_ERR_RANGE, "%s: bad parameter list (n = %d, at most %d)", c->info.name, n,
-                 PFS_MAX_PARAMS);
-        return NULL;
+        return pfs_fail(err, PF_ERR_RANGE, "%s: bad parameter list (n = %d, at most %d)",
+                        c->info.name, n, PFS_MAX_PARAMS);
     }
     pfScene *s = calloc(1, sizeof *s);
     if (!s) {
-        pfs_fail(err, PF_ERR_NO_MEMORY, "%s: out of memory", c->info.name);
-        return NULL;
+        return pfs_fail(err, PF_ERR_NO_MEMORY, "%s: out of memory", c->info.name);
     }
     s->cls = c;
     s->case_index = ci;
     s->mode = mode;
     for (int i = 0; i < n; ++i) {
         if (!params[i].key || !params[i].value) {
-            pfs_fail(err, PF_ERR_NULL, "%s: parameter %d has a NULL key or value", c->info.name, i);
+            int st = pfs_fail(err, PF_ERR_NULL, "%s: parameter %d has a NULL key or value",
+                              c->info.name, i);
             pf_scene_destroy(s);
-            return NULL;
+            return st;
         }
         s->key[i] = dupstr(params[i].key);
         s->val[i] = dupstr(params[i].value);
         s->nparam = i + 1;
         if (!s->key[i] || !s->val[i]) {
-            pfs_fail(err, PF_ERR_NO_MEMORY, "%s: out of memory", c->info.name);
+            int st = pfs_fail(err, PF_ERR_NO_MEMORY, "%s: out of memory", c->info.name);
             pf_scene_destroy(s);
-            return NULL;
+            return st;
         }
     }
-    if (build(s, err) != PF_OK) {
+    int st = build(s, err);
+    if (st != PF_OK) {
         pf_scene_destroy(s);
-        return NULL;
+        return st;
     }
-    return s;
+    *out = s;
+    return PF_OK;
 }
 
 void pf_scene_destroy(pfScene *s)

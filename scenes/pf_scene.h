@@ -1,4 +1,4 @@
-/* Generic interface of the ODE literature scenes (issue 4): sliding-blocks (physics.md §6),
+/* Generic interface of the ODE literature scenes: sliding-blocks (docs/physics.md §6),
  * coupled-masses (§4) and shaking-table (§3). One interface for the headless runner (pf_demo.c),
  * the viewer, the comparison report, the tests and the benchmarks.
  *
@@ -81,10 +81,11 @@ const pfSceneInfo *pf_scene_find(const char *name);
  *  Every scene accepts the generic key coupling=auto|adapter|solver (pfOdeConfig.coupling of the
  *  scene's adapter context, default auto); coupling=solver on an ODE without the patch series
  *  (pf_ode_solver_coupling_available() == 0) fails with the adapter's message naming `coupling`.
- *  Returns NULL on error with err (may be NULL) naming the bad scene, case, key or value, e.g.
+ *  On success *out is the scene and PF_OK is returned; on error *out is NULL and the status is
+ *  returned with err (may be NULL) naming the bad scene, case, key or value, e.g.
  *  "sliding-blocks: --set mass=-1: expected a finite value > 0". */
-pfScene *pf_scene_create(const char *scene, const char *case_name, pfOdeMode mode,
-                         const pfSceneParam *params, int n, pfError *err);
+int pf_scene_create(const char *scene, const char *case_name, pfOdeMode mode,
+                    const pfSceneParam *params, int n, pfScene **out, pfError *err);
 /// Destroy (NULL ignored); also destroys the scene's ODE objects.
 void pf_scene_destroy(pfScene *s);
 /** Restore the initial state (t = 0) with the same scene, case, mode and parameters. Geom IDs

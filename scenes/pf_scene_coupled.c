@@ -1,6 +1,6 @@
 /* coupled-masses: the friction-coupled inertial pair of Ruderman, Zagvozdkin & Rachinskii
- * (physics.md §4, P21). Body 1 (m1) is tied to the ground by a spring a2 and a damper a1; body 2
- * (m2) rides on it, coupled only by friction of magnitude b = mu m2 g.
+ * (docs/physics.md §4, P21). Body 1 (m1) is tied to the ground by a spring a2 and a damper a1; body
+ * 2 (m2) rides on it, coupled only by friction of magnitude b = mu m2 g.
  *
  * Interface (default): the ODE patch contact - a box riding on a box, body 1 on a frictionless
  * slider joint along x, the spring and damper applied as forces, mu = b / (m2 g) - with the
@@ -87,8 +87,6 @@ static int cp_build(pfScene *s, pfError *err)
     }
     const double inf = HUGE_VAL;
     int rc;
-#define PD(key, dst, lo, lo_open, hi, hi_open)                                                     \
-    if ((rc = pfs_param_double(s, key, dst, lo, lo_open, hi, hi_open, err)) < 0) return rc
     PD("b", &c->b, 0.0, 1, inf, 0);
     PD("m1", &c->m1, 0.0, 1, inf, 0);
     PD("m2", &c->m2, 0.0, 1, inf, 0);
@@ -105,7 +103,6 @@ static int cp_build(pfScene *s, pfError *err)
                             "below %g)",
                             nm, c->az * c->wz * c->wz, G);
     }
-#undef PD
     const char *law = pfs_param_string(s, "law");
     if (law && s->case_index == C_VERTICAL)
         return pfs_fail(err, PF_ERR_RANGE,
@@ -269,7 +266,7 @@ static int cp_state(const pfScene *s, char *buf, int size)
 }
 
 const pfSceneClass pf_scene_class_coupled = {
-    {"coupled-masses", "friction-coupled inertial pair, P21 (physics.md 4)", cases, keys},
+    {"coupled-masses", "friction-coupled inertial pair, P21 (docs/physics.md 4)", cases, keys},
     NULL,
     cp_build,
     cp_free,

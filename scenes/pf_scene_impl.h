@@ -60,6 +60,10 @@ int pfs_fail(pfError *err, int status, const char *fmt, ...)
  *  0 if absent (dst untouched), negative status with err naming key and value if bad. */
 int pfs_param_double(pfScene *s, const char *key, double *dst, double lo, int lo_open, double hi,
                      int hi_open, pfError *err);
+/** PD(key, dst, lo, lo_open, hi, hi_open): pfs_param_double inside a scene's init, which has
+ *  s, err and an int rc in scope; a bad value returns its status from the init. */
+#define PD(key, dst, lo, lo_open, hi, hi_open)                                                     \
+    if ((rc = pfs_param_double(s, key, dst, lo, lo_open, hi, hi_open, err)) < 0) return rc
 /** --set key as a string, NULL if absent. */
 const char *pfs_param_string(pfScene *s, const char *key);
 /** PF_OK if every --set key was used, else PF_ERR_RANGE naming the key and the accepted keys. */

@@ -1,4 +1,4 @@
-/* pendulum: Dahl's wire pendulum (physics.md P24a) - a bob on an ODE hinge whose friction is a
+/* pendulum: Dahl's wire pendulum (docs/physics.md P24a) - a bob on an ODE hinge whose friction is a
  * dynamic law applied implicitly through the joint's motor row (pf_ode_joint.h).
  *
  * What you should see: released at u0 = 10 x_c, the swing amplitude decays first linearly (about
@@ -73,11 +73,12 @@ static int perr(pfError *err, int status, const char *field, const char *msg)
     return status;
 }
 
-pfPendulum *pf_pendulum_create(const pfPendulumParams *p, pfError *err)
+int pf_pendulum_create(const pfPendulumParams *p, pfPendulum **out, pfError *err)
 {
+    if (!out) return perr(err, PF_ERR_NULL, "out", "out is NULL");
+    *out = NULL;
     if (!p) {
-        perr(err, PF_ERR_NULL, "params", "params is NULL");
-        return NULL;
+        return perr(err, PF_ERR_NULL, "params", "params is NULL");
     }
     const double vals[] = {p->m, p->l, p->g, p->k_ratio, p->x_c};
     const char *names[] = {"m", "l", "g", "k_ratio", "x_c"};
@@ -85,17 +86,17 @@ pfPendulum *pf_pendulum_create(const pfPendulumParams *p, pfError *err)
         if (!(vals[i] > 0.0) || !isfinite(vals[i])) {
             char msg[128];
             snprintf(msg, sizeof msg, "%s = %g must be > 0 and finite", names[i], vals[i]);
-            perr(err, PF_ERR_RANGE, names[i], msg);
-            return NULL;
+            return perr(err, PF_ERR_RANGE, names[i], msg);
         }
     if (!isfinite(p->u0) || !(p->u0 * p->x_c < 1.5)) {
-        perr(err, PF_ERR_RANGE, "u0", "u0 * x_c (initial angle) must be finite and < 1.5 rad");
-        return NULL;
+        char msg[128];
+        snprintf(msg, sizeof msg, "u0 = %g: u0 * x_c (initial angle) must be finite and < 1.5 rad",
+                 p->u0);
+        return perr(err, PF_ERR_RANGE, "u0", msg);
     }
     pfPendulum *pd = calloc(1, sizeof *pd);
     if (!pd) {
-        perr(err, PF_ERR_NO_MEMORY, "pendulum", "out of memory");
-        return NULL;
+        return perr(err, PF_ERR_NO_MEMORY, "pendulum", "out of memory");
     }
     dInitODE2(0);
     pd->world = dWorldCreate();
@@ -116,12 +117,13 @@ pfPendulum *pf_pendulum_create(const pfPendulumParams *p, pfError *err)
     dBodySetPosition(pd->body, -p->l * sin(th), 0, -p->l * cos(th));
     pfJointFrictionDef jd = pf_default_joint_friction_def();
     jd.law = p->law;
-    pd->jf = pf_joint_friction_create(pd->hinge, &jd, err);
-    if (!pd->jf) {
+    int s = pf_joint_friction_create(pd->hinge, &jd, &pd->jf, err);
+    if (s != PF_OK) {
         pf_pendulum_destroy(pd);
-        return NULL;
+        return s;
     }
-    return pd;
+    *out = pd;
+    return PF_OK;
 }
 
 int pf_pendulum_step(pfPendulum *pd, double dt, pfError *err)

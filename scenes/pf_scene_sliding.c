@@ -1,4 +1,4 @@
-/* sliding-blocks: the planar sliding-block case studies of Kardan et al. (physics.md §6).
+/* sliding-blocks: the planar sliding-block case studies of Kardan et al. (docs/physics.md §6).
  *
  * What you should see:
  *  - no-slip-circle: a 30 x 10 mm block pushed by a rotating force 0.08 N < mu N never moves (patch
@@ -116,7 +116,7 @@ static int sl_build(pfScene *s, pfError *err)
     s->impl = b;
     int c = s->case_index;
     const char *nm = "sliding-blocks";
-    /* published parameters (physics.md §6) */
+    /* published parameters (docs/physics.md §6) */
     b->L = 0.03;
     b->W = 0.01;
     b->H = 0.01;
@@ -143,8 +143,6 @@ static int sl_build(pfScene *s, pfError *err)
     }
     const double inf = HUGE_VAL;
     int rc;
-#define PD(key, dst, lo, lo_open, hi, hi_open)                                                     \
-    if ((rc = pfs_param_double(s, key, dst, lo, lo_open, hi, hi_open, err)) < 0) return rc
     PD("yaw", &b->yaw, -1e3, 0, 1e3, 0);
     PD("mass", &b->mass, 0.0, 1, inf, 0);
     if (c != C_FREESLIDE) {
@@ -185,7 +183,6 @@ static int sl_build(pfScene *s, pfError *err)
         PD("width", &b->W, 1e-4, 0, 10.0, 0);
         b->slope = slope_deg * M_PI / 180.0;
     }
-#undef PD
     pfOdeMaterial mat = pf_ode_default_material();
     mat.mu_s = b->mu_s;
     mat.mu_k = b->mu_k;
@@ -446,8 +443,8 @@ static int sl_state(const pfScene *s, char *buf, int size)
 }
 
 const pfSceneClass pf_scene_class_sliding = {
-    {"sliding-blocks", "planar sliding-block case studies of Kardan et al. (physics.md 6)", cases,
-     keys},
+    {"sliding-blocks", "planar sliding-block case studies of Kardan et al. (docs/physics.md 6)",
+     cases, keys},
     sl_dt,
     sl_build,
     sl_free,

@@ -1,4 +1,4 @@
-/* shaking-table: a steel ball on a tilted table vibrating in its own plane (physics.md §3,
+/* shaking-table: a steel ball on a tilted table vibrating in its own plane (docs/physics.md §3,
  * Szewc, Wojtunik, Kudra & Awrejcewicz), with the Hertzian contact of radius a, the exact P15
  * (--friction exact) or Padé P17 (--friction pade) wrench and rolling resistance P18.
  *
@@ -90,8 +90,6 @@ static int tb_build(pfScene *s, pfError *err)
     }
     const double inf = HUGE_VAL;
     int rc;
-#define PD(key, dst, lo, lo_open, hi, hi_open)                                                     \
-    if ((rc = pfs_param_double(s, key, dst, lo, lo_open, hi, hi_open, err)) < 0) return rc
     PD("tilt", &tilt_deg, -89.0, 0, 89.0, 0);
     PD("A_x", &b->ax, -1e3, 0, 1e3, 0);
     PD("A_y", &b->ay, -1e3, 0, 1e3, 0);
@@ -113,7 +111,6 @@ static int tb_build(pfScene *s, pfError *err)
         PD("A_z", &b->az, 0.0, 0, 1.0, 0);
         PD("omega_z", &b->wz, 0.0, 0, 1e6, 0);
     }
-#undef PD
     if (b->a >= b->r)
         return pfs_fail(err, PF_ERR_RANGE, "%s: contact radius a = %g must be below r = %g", nm,
                         b->a, b->r);
@@ -230,7 +227,7 @@ static int tb_state(const pfScene *s, char *buf, int size)
 }
 
 const pfSceneClass pf_scene_class_table = {
-    {"shaking-table", "ball on a tilted vibrating table, Hertz contact (physics.md 3)", cases,
+    {"shaking-table", "ball on a tilted vibrating table, Hertz contact (docs/physics.md 3)", cases,
      keys},
     tb_dt,
     tb_build,

@@ -1,12 +1,12 @@
-/* Scene builders of pf-demo, shared with the tests (style.md: one scene is a demo, a benchmark
- * and a regression test at once). No I/O here: the runner in pf_demo.c prints. */
+/* Scene builders of pf-demo, shared with the tests (one scene is a demo, a benchmark and a
+ * regression test at once). No I/O here: the runner in pf_demo.c prints. */
 #ifndef PF_SCENES_H
 #define PF_SCENES_H
 
 #include <patchfriction/pf_laws.h>
 
 /* ------------------------------------------------------------------------------------------ */
-/* friction-rig (physics.md §5, rigs (a) and (b))                                              */
+/* friction-rig (docs/physics.md §5, rigs (a) and (b)) */
 /* ------------------------------------------------------------------------------------------ */
 
 /// Which rig.
@@ -30,7 +30,7 @@ typedef struct pfRigParams {
     double g;     ///< gravity for the bristle row's load m g [m/s^2] > 0
 } pfRigParams;
 
-/// Published parameter sets of physics.md §5 (and the project's choices where none is
+/// Published parameter sets of docs/physics.md §5 (and the project's choices where none is
 /// published, documented in pf_scene_rig.c).
 pfRigParams pf_rig_default_params(pfLawKind law, pfRigCase rig);
 /// Sets law.bristle.normal_force = m g (call after changing m or g).
@@ -78,7 +78,7 @@ typedef struct pfRigCycle {
 pfRigCycle pf_rig_pull_cycle(const pfRig *rig, double t_from);
 
 /* ------------------------------------------------------------------------------------------ */
-/* pendulum (Dahl's wire pendulum, physics.md P24a) - needs ODE                                */
+/* pendulum (Dahl's wire pendulum, docs/physics.md P24a) - needs ODE */
 /* ------------------------------------------------------------------------------------------ */
 
 /// Wire-pendulum parameters.
@@ -96,7 +96,7 @@ pfPendulumParams pf_pendulum_default_params(void);
 /// Recompute law.dahl.sigma = m g l / k_ratio and law.dahl.fc = sigma x_c.
 void pf_pendulum_sync_params(pfPendulumParams *p);
 
-/// Region of the decay envelope (physics.md P24a) an amplitude ubar (units of x_c) falls in.
+/// Region of the decay envelope (docs/physics.md P24a) an amplitude ubar (units of x_c) falls in.
 typedef enum pfPendulumRegion {
     PF_REGION_STRUCTURAL = 0, ///< ubar < 0.7: hyperbolic decay
     PF_REGION_VISCOUS,        ///< 0.7 <= ubar < 4: exponential decay
@@ -108,8 +108,9 @@ const char *pf_pendulum_region_name(pfPendulumRegion r);
 #ifdef PF_SCENES_HAVE_ODE
 /// Opaque running pendulum (ODE world, one body on a hinge with joint friction).
 typedef struct pfPendulum pfPendulum;
-/** Builds the world: pivot at the origin, hinge axis y, bob released at rest at u0 x_c. */
-pfPendulum *pf_pendulum_create(const pfPendulumParams *p, pfError *err);
+/** Builds the world: pivot at the origin, hinge axis y, bob released at rest at u0 x_c.
+ *  PF_OK with *out set, or an error status with *out NULL and err naming the bad field. */
+int pf_pendulum_create(const pfPendulumParams *p, pfPendulum **out, pfError *err);
 int pf_pendulum_step(pfPendulum *pd, double dt, pfError *err);
 double pf_pendulum_time(const pfPendulum *pd);
 double pf_pendulum_angle(const pfPendulum *pd);    ///< hinge angle [rad]

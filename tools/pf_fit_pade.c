@@ -1,4 +1,4 @@
-/* pf-fit-pade: re-derive the Padé parameters b_T, m_T, b_M, m_M of physics.md P17 by least
+/* pf-fit-pade: re-derive the Padé parameters b_T, m_T, b_M, m_M of docs/physics.md P17 by least
  * squares against the exact P15 (pf_hertz_disk_friction), with GSL's Nelder-Mead (nmsimplex2).
  *
  * Domain (eps_t = 0, so P15 depends on the ratio r = w a/|v| only; dimensionless a = mu = N = 1):
@@ -7,6 +7,8 @@
  * 0, 90, 180, 270 degrees from v. Residuals: the three components T_x, T_y, M_s.
  * Output: the parameters found, and the max and RMS error of P17 with the found and with the
  * published parameters over that domain. Usage: pf-fit-pade [--quick] [--help]. */
+#include "pf_demo_cli.h"
+
 #include <gsl/gsl_multimin.h>
 #include <gsl/gsl_vector.h>
 #include <math.h>
@@ -96,7 +98,7 @@ static double objective(const gsl_vector *x, void *data)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pf-fit-pade [--quick] [--help]\n"
-               "Least-squares fit of the Pade parameters b_T, m_T, b_M, m_M (physics.md P17)\n"
+               "Least-squares fit of the Pade parameters b_T, m_T, b_M, m_M (docs/physics.md P17)\n"
                "against the exact P15 over w a/|v| in 1e-3..1e3 (log-spaced), pure slide and\n"
                "spin, d in {0, 0.5, 1}, rolling direction 0/90/180/270 deg, eps_t = 0.\n"
                "  --quick  coarse grid (13 ratios instead of 61)\n"
@@ -106,18 +108,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     int quick = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "pf-fit-pade: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
+    const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-fit-pade", flags, 1, usage);
+    if (rc >= 0) return rc;
     static fitData fd; /* tool, not core: a static buffer of samples */
     build_domain(&fd, quick);
 

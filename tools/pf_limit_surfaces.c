@@ -12,6 +12,8 @@
  * Writes DIR/limit_sections.csv, DIR/limit_surfaces.csv, DIR/limit_sections.png,
  * DIR/limit_surfaces.png (gnuplot) and DIR/limit_surfaces.md. Progress goes to stderr.
  */
+#include "pf_demo_cli.h"
+
 #include <errno.h>
 #include <math.h>
 #include <patchfriction/pf_core.h>
@@ -61,26 +63,20 @@ static int eval(const Model *m, double rho, double ux, double uy, double uw, dou
     return PF_OK;
 }
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pf-limit-surfaces [--out DIR] [--quick] [--no-plots]\n"
+               "  writes the friction limit surfaces of every patch model as CSV and PNG\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *out = "report";
     int quick = 0, plots = 1;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
-            out = argv[++i];
-        } else if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(argv[i], "--no-plots") == 0) {
-            plots = 0;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: pf-limit-surfaces [--out DIR] [--quick] [--no-plots]\n"
-                   "  writes the friction limit surfaces of every patch model as CSV and PNG\n");
-            return 0;
-        } else {
-            fprintf(stderr, "pf-limit-surfaces: unknown argument '%s' (try --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    const pfCliFlag flags[] = {
+        {"--out", NULL, 0, &out}, {"--quick", &quick, 1, NULL}, {"--no-plots", &plots, 0, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-limit-surfaces", flags, 3, usage);
+    if (rc >= 0) return rc;
     if (make_dir(out) != 0) return 1;
 
     Model models[6];
@@ -207,7 +203,7 @@ int main(int argc, char **argv)
     char cmd[4200];
     snprintf(cmd, sizeof cmd, "gnuplot '%s/limit_surfaces.gp'", out);
     fprintf(stderr, "pf-limit-surfaces: plotting with gnuplot\n");
-    int rc = system(cmd);
+    rc = system(cmd);
     if (rc != 0) {
         fprintf(stderr, "pf-limit-surfaces: gnuplot failed (exit %d); CSVs are written\n", rc);
         return 1;

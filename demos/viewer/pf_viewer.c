@@ -128,8 +128,9 @@ static int side_create(Viewer *v, Side *sd, pfOdeMode mode, char *msg)
     side_free(sd);
     sd->mode = mode;
     sd->error[0] = '\0';
-    sd->scene = pf_scene_create(v->scene_name, v->case_name, mode, v->params, v->nparams, &err);
-    if (!sd->scene) {
+    sd->scene = NULL;
+    if (pf_scene_create(v->scene_name, v->case_name, mode, v->params, v->nparams, &sd->scene,
+                        &err) != PF_OK) {
         snprintf(msg, MSG, "%s", err.message[0] ? err.message : "cannot create the scene");
         return -1;
     }

@@ -1,4 +1,7 @@
-/* patchfriction laws: one-dimensional dynamic (state) friction laws, physics.md §5 (P22-P30).
+/** @file
+ *  @brief One-dimensional dynamic (state) friction laws (pure math).
+ *
+ * patchfriction laws: one-dimensional dynamic (state) friction laws, docs/physics.md §5 (P22-P30).
  * Pure math: libm only, no ODE, no allocation, no I/O, no globals.
  *
  * Every law has
@@ -49,7 +52,7 @@ extern "C" {
 /* ------------------------------------------------------------------------------------------ */
 
 /// Dahl law parameters. Defaults: sigma = 0.25 N/m, fc = 0.1 N, exponent = 1 (with a 1 N/m
-/// spring this is Dahl's worked case k_n / sigma = 4, physics.md P24a).
+/// spring this is Dahl's worked case k_n / sigma = 4, docs/physics.md P24a).
 typedef struct pfDahlDef {
     double sigma;    ///< rest stiffness sigma [N/m], > 0
     double fc;       ///< Coulomb force Fc [N], > 0
@@ -61,11 +64,28 @@ typedef struct pfDahlState {
     double force; ///< current friction force F [N] (resisting convention)
 } pfDahlState;
 
+/** Defaults of the Dahl law.
+ *  @return the defaults documented in pfDahlDef */
 pfDahlDef pf_default_dahl_def(void);
+/** Validate a Dahl definition.
+ *  @param def the definition
+ *  @param err optional error report (may be NULL): the bad field and value
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NOT_FINITE or PF_ERR_RANGE */
 int pf_dahl_def_validate(const pfDahlDef *def, pfError *err);
-/** State at rest (F = 0). */
+/** State at rest (F = 0).
+ *  @param def   the definition (validated)
+ *  @param state receives the state; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_dahl_init(const pfDahlDef *def, pfDahlState *state, pfError *err);
-/** Advance by dt [s] (> 0) at relative velocity v [m/s]; *force = F at the end of the step. */
+/** Advance the Dahl law (P22) over one step during which the relative velocity is v.
+ *  @param def   the definition (validated)
+ *  @param state the state, advanced in place; not NULL
+ *  @param v     relative velocity over the step [m/s], finite
+ *  @param dt    step length [s], > 0
+ *  @param force receives the resisting force at the end of the step [N]; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_dahl_step(const pfDahlDef *def, pfDahlState *state, double v, double dt, double *force,
                  pfError *err);
 
@@ -73,7 +93,7 @@ int pf_dahl_step(const pfDahlDef *def, pfDahlState *state, double v, double dt, 
 /* LuGre (P25)                                                                                 */
 /* ------------------------------------------------------------------------------------------ */
 
-/// LuGre parameters. Defaults: the published rig (b) set of physics.md §5.
+/// LuGre parameters. Defaults: the published rig (b) set of docs/physics.md §5.
 typedef struct pfLugreDef {
     double sigma0; ///< bristle stiffness [N/m], > 0 (default 1e5)
     double sigma1; ///< bristle damping [N s/m], >= 0 (default sqrt(1e5))
@@ -89,12 +109,34 @@ typedef struct pfLugreState {
     double zdot; ///< its rate at the end of the last step [m/s]
 } pfLugreState;
 
+/** Defaults of the LuGre law.
+ *  @return the defaults documented in pfLugreDef */
 pfLugreDef pf_default_lugre_def(void);
+/** Validate a LuGre definition.
+ *  @param def the definition
+ *  @param err optional error report (may be NULL): the bad field and value
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NOT_FINITE or PF_ERR_RANGE */
 int pf_lugre_def_validate(const pfLugreDef *def, pfError *err);
+/** State at rest (z = 0).
+ *  @param def   the definition (validated)
+ *  @param state receives the state; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_lugre_init(const pfLugreDef *def, pfLugreState *state, pfError *err);
+/** Advance the LuGre law (P25) over one step during which the relative velocity is v.
+ *  @param def   the definition (validated)
+ *  @param state the state, advanced in place; not NULL
+ *  @param v     relative velocity over the step [m/s], finite
+ *  @param dt    step length [s], > 0
+ *  @param force receives the resisting force at the end of the step [N]; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_lugre_step(const pfLugreDef *def, pfLugreState *state, double v, double dt, double *force,
                   pfError *err);
-/** Stribeck curve g(v) = Fc + (Fs - Fc) exp(-(v/vs)^2) [N] (no checks). */
+/** Stribeck curve of P25 (no checks).
+ *  @param def the LuGre definition; not NULL
+ *  @param v   relative velocity [m/s]
+ *  @return g(v) = Fc + (Fs - Fc) exp(-(v/vs)^2) [N] */
 double pf_lugre_g(const pfLugreDef *def, double v);
 
 /* ------------------------------------------------------------------------------------------ */
@@ -133,15 +175,44 @@ typedef struct pfBristleGeometry {
     double d;         ///< sqrt(l_S^2 - h^2) [m]
 } pfBristleGeometry;
 
+/** Defaults of the bristle-row law.
+ *  @return the defaults documented in pfBristleDef */
 pfBristleDef pf_default_bristle_def(void);
-/** Also rejects theta_max >= pi/2 (the body would rest on the bases). */
+/** Validate a bristle-row definition. Also rejects theta_max >= pi/2 (the body would rest on
+ *  the bases).
+ *  @param def the definition
+ *  @param err optional error report (may be NULL): the bad field and value
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NOT_FINITE or PF_ERR_RANGE */
 int pf_bristle_def_validate(const pfBristleDef *def, pfError *err);
+/** Derived geometry of P26.
+ *  @param def the definition (validated)
+ *  @param out receives spacing, theta_max, h and d; not NULL
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_bristle_geometry(const pfBristleDef *def, pfBristleGeometry *out, pfError *err);
-/** State at position x0 [m] with no bristle engaged. */
+/** State at rest at position x0, with no bristle engaged.
+ *  @param def   the definition (validated)
+ *  @param x0    body position [m], finite
+ *  @param state receives the state; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_bristle_init(const pfBristleDef *def, double x0, pfBristleState *state, pfError *err);
+/** Advance the bristle-row law (P26-P28) over one step during which the relative velocity is v.
+ *  @param def   the definition (validated)
+ *  @param state the state, advanced in place; not NULL
+ *  @param v     relative velocity over the step [m/s], finite
+ *  @param dt    step length [s], > 0
+ *  @param force receives the resisting force at the end of the step [N]; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_bristle_step(const pfBristleDef *def, pfBristleState *state, double v, double dt,
                     double *force, pfError *err);
-/** Elastic energy stored in the engaged bristles, sum of kappa theta^2 / 2 [J]. */
+/** Elastic energy stored in the engaged bristles.
+ *  @param def   the definition (validated)
+ *  @param state the state; not NULL
+ *  @param out   receives the sum of kappa theta^2 / 2 [J]; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_bristle_stored_energy(const pfBristleDef *def, const pfBristleState *state, double *out,
                              pfError *err);
 
@@ -162,11 +233,31 @@ typedef struct pfSawtoothState {
     double x; ///< position [m]
 } pfSawtoothState;
 
+/** Defaults of the sawtooth law.
+ *  @return the defaults documented in pfSawtoothDef */
 pfSawtoothDef pf_default_sawtooth_def(void);
+/** Validate a sawtooth definition.
+ *  @param def the definition
+ *  @param err optional error report (may be NULL): the bad field and value
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NOT_FINITE or PF_ERR_RANGE */
 int pf_sawtooth_def_validate(const pfSawtoothDef *def, pfError *err);
+/** State at rest at position x0, with the tooth phase of x0.
+ *  @param def   the definition (validated)
+ *  @param x0    body position [m], finite
+ *  @param state receives the state; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_sawtooth_init(const pfSawtoothDef *def, double x0, pfSawtoothState *state, pfError *err);
-/** P29. At v == 0 exactly the law gives 0; static friction (the interval between the values for
- *  v -> 0- and v -> 0+) comes out of pf_law_solve_1d(). */
+/** Advance the sawtooth law (P29) over one step during which the relative velocity is v. At v == 0
+ * exactly the law gives 0; static friction (the interval between the values for v -> 0- and v ->
+ * 0+) comes out of pf_law_solve_1d().
+ *  @param def   the definition (validated)
+ *  @param state the state, advanced in place; not NULL
+ *  @param v     relative velocity over the step [m/s], finite
+ *  @param dt    step length [s], > 0
+ *  @param force receives the resisting force at the end of the step [N]; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_sawtooth_step(const pfSawtoothDef *def, pfSawtoothState *state, double v, double dt,
                      double *force, pfError *err);
 
@@ -176,7 +267,8 @@ int pf_sawtooth_step(const pfSawtoothDef *def, pfSawtoothState *state, double v,
 
 /// Hybrid parameters. Defaults: the published rig (a) set.
 typedef struct pfHybridDef {
-    double kappa;  ///< torsional stiffness [N m/rad], > 0 (default 10)
+    double kappa;  ///< torsional stiffness [N m/rad], > 0 (default 10, the paper's stated value;
+                   ///< the friction rigs use 0.1, see the note under docs/physics.md P30)
     double h;      ///< bristle height [m], > 0 (default 0.1)
     double sigma;  ///< forgetting gain sigma [-], > 0 (default 1e3)
     double theta1; ///< sliding part of g [rad], >= 0 (default 0.3)
@@ -189,9 +281,28 @@ typedef struct pfHybridState {
     double theta; ///< leading-bristle angle [rad]
 } pfHybridState;
 
+/** Defaults of the hybrid law.
+ *  @return the defaults documented in pfHybridDef */
 pfHybridDef pf_default_hybrid_def(void);
+/** Validate a hybrid definition.
+ *  @param def the definition
+ *  @param err optional error report (may be NULL): the bad field and value
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NOT_FINITE or PF_ERR_RANGE */
 int pf_hybrid_def_validate(const pfHybridDef *def, pfError *err);
+/** State at rest (theta = 0).
+ *  @param def   the definition (validated)
+ *  @param state receives the state; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_hybrid_init(const pfHybridDef *def, pfHybridState *state, pfError *err);
+/** Advance the hybrid law (P30) over one step during which the relative velocity is v.
+ *  @param def   the definition (validated)
+ *  @param state the state, advanced in place; not NULL
+ *  @param v     relative velocity over the step [m/s], finite
+ *  @param dt    step length [s], > 0
+ *  @param force receives the resisting force at the end of the step [N]; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_hybrid_step(const pfHybridDef *def, pfHybridState *state, double v, double dt, double *force,
                    pfError *err);
 
@@ -201,12 +312,12 @@ int pf_hybrid_step(const pfHybridDef *def, pfHybridState *state, double v, doubl
 
 /// Which law a pfLawDef selects. The zero value is "unset" and is rejected.
 typedef enum pfLawKind {
-    PF_LAW_NONE = 0,
-    PF_LAW_DAHL,
-    PF_LAW_LUGRE,
-    PF_LAW_BRISTLE,
-    PF_LAW_SAWTOOTH,
-    PF_LAW_HYBRID
+    PF_LAW_NONE = 0, ///< unset: rejected by validation (PF_ERR_ENUM)
+    PF_LAW_DAHL,     ///< Dahl solid friction (P22)
+    PF_LAW_LUGRE,    ///< LuGre (P25)
+    PF_LAW_BRISTLE,  ///< sudden-release bristle row (P26-P28)
+    PF_LAW_SAWTOOTH, ///< sawtooth approximation of the bristle row (P29)
+    PF_LAW_HYBRID    ///< hybrid bristle-LuGre (P30)
 } pfLawKind;
 
 /// Any law: the kind plus the definition of that kind (the others are ignored).
@@ -221,24 +332,46 @@ typedef struct pfLawDef {
 
 /// State of any law (plain data: copy it to evaluate a trial step without committing).
 typedef struct pfLawState {
-    pfLawKind kind; ///< set by pf_law_init
-    pfDahlState dahl;
-    pfLugreState lugre;
-    pfBristleState bristle;
-    pfSawtoothState sawtooth;
-    pfHybridState hybrid;
+    pfLawKind kind;           ///< set by pf_law_init
+    pfDahlState dahl;         ///< state when kind == PF_LAW_DAHL
+    pfLugreState lugre;       ///< state when kind == PF_LAW_LUGRE
+    pfBristleState bristle;   ///< state when kind == PF_LAW_BRISTLE
+    pfSawtoothState sawtooth; ///< state when kind == PF_LAW_SAWTOOTH
+    pfHybridState hybrid;     ///< state when kind == PF_LAW_HYBRID
 } pfLawState;
 
-/** Defaults of every law, kind set to `kind`. */
+/** Defaults of every law.
+ *  @param kind the law the definition selects
+ *  @return every law's defaults, with kind set to `kind` */
 pfLawDef pf_default_law_def(pfLawKind kind);
-/** Name of a kind ("dahl", "lugre", "bristle", "sawtooth", "hybrid"; "none"). */
+/** Name of a kind.
+ *  @param kind a law kind
+ *  @return "dahl", "lugre", "bristle", "sawtooth", "hybrid", or "none" for anything else */
 const char *pf_law_name(pfLawKind kind);
-/** Kind from a name; PF_LAW_NONE if unknown or NULL. */
+/** Kind from a name.
+ *  @param name "dahl", "lugre", "bristle", "sawtooth" or "hybrid" (may be NULL)
+ *  @return the kind; PF_LAW_NONE if the name is unknown or NULL */
 pfLawKind pf_law_from_name(const char *name);
+/** Validate the kind and the selected law's definition.
+ *  @param def the definition
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_ENUM (kind not a law) or the law's validation error */
 int pf_law_def_validate(const pfLawDef *def, pfError *err);
-/** State at rest at position x0 [m] (position matters to the bristle and sawtooth laws). */
+/** State at rest at position x0 (position matters to the bristle and sawtooth laws).
+ *  @param def   the definition (validated)
+ *  @param x0    body position [m], finite
+ *  @param state receives the state; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_law_init(const pfLawDef *def, double x0, pfLawState *state, pfError *err);
-/** Dispatch to the law's step. */
+/** Advance the selected law over one step (dispatches to its step function).
+ *  @param def   the definition (validated)
+ *  @param state the state, advanced in place; not NULL
+ *  @param v     relative velocity over the step [m/s], finite
+ *  @param dt    step length [s], > 0
+ *  @param force receives the resisting force at the end of the step [N]; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_law_step(const pfLawDef *def, pfLawState *state, double v, double dt, double *force,
                 pfError *err);
 
@@ -254,16 +387,22 @@ typedef struct pfLawSolve1D {
 /** Friction interface of a 1-D friction-coupled pair, implicit in the end-of-step velocity.
  *  Solves  mass * (v - v_free) = -dt * F(v)  for the end-of-step relative velocity v, where
  *  F(v) is the law's step from the current state, then commits the state at that v.
- *  mass: effective mass of the relative motion [kg] > 0 (m1 m2 / (m1 + m2) for a free pair,
- *  plus dt^2 times any spring stiffness the caller treats implicitly);
- *  v_free: end-of-step relative velocity without this friction [m/s].
- *  v_prev: the relative velocity at the start of the step [m/s]. The residual is continuous
- *  except at jumps of F and goes from -inf to +inf, so a root (or a jump straddling zero)
- *  always exists; with a falling Stribeck curve at large dt there can be several (a "stick" and
- *  a "slip" root). The search starts at v_prev and takes the root nearest to it on the side the
- *  residual points to, i.e. the solution continuous with the current motion: a stuck body stays
- *  stuck until no stuck solution is left (breakaway), a sliding one slides until sliding has no
- *  solution. The root is found to ~1e-15 relative. */
+ *  The residual is continuous except at jumps of F and goes from -inf to +inf, so a root (or a jump
+ * straddling zero) always exists; with a falling Stribeck curve at large dt there can be several (a
+ * "stick" and a "slip" root). The search starts at v_prev and takes the root nearest to it on the
+ * side the residual points to, i.e. the solution continuous with the current motion: a stuck body
+ * stays stuck until no stuck solution is left (breakaway), a sliding one slides until sliding has
+ * no solution. The root is found to ~1e-15 relative.
+ *  @param def    the law (validated)
+ *  @param state  the law's state, committed at the solution; not NULL
+ *  @param mass   effective mass of the relative motion [kg], > 0 (m1 m2 / (m1 + m2) for a free
+ *                pair, plus dt^2 times any spring stiffness the caller treats implicitly)
+ *  @param v_free end-of-step relative velocity without this friction [m/s], finite
+ *  @param v_prev relative velocity at the start of the step [m/s], finite
+ *  @param dt     step length [s], > 0
+ *  @param out    the solution (velocity, applied force, law force, iterations); not NULL
+ *  @param err    optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_law_solve_1d(const pfLawDef *def, pfLawState *state, double mass, double v_free,
                     double v_prev, double dt, pfLawSolve1D *out, pfError *err);
 
@@ -275,7 +414,15 @@ typedef struct pfLawRow {
 } pfLawRow;
 
 /** Tangent of F(v) about the predicted end-of-step velocity v_pred (finite differences of the
- *  law's own step on a copy of the state; the state is not modified). For a solver row. */
+ *  law's own step on a copy of the state; the state is not modified). For a solver row
+ *  (docs/physics.md P39).
+ *  @param def    the law (validated)
+ *  @param state  the law's state (not modified); not NULL
+ *  @param v_pred predicted end-of-step velocity [m/s], finite
+ *  @param dt     step length [s], > 0
+ *  @param out    the tangent f0 [N], k [N s/m], fmax [N]; not NULL
+ *  @param err    optional error report (may be NULL)
+ *  @return PF_OK or an error naming the bad field */
 int pf_law_linearize(const pfLawDef *def, const pfLawState *state, double v_pred, double dt,
                      pfLawRow *out, pfError *err);
 

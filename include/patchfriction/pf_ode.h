@@ -1,4 +1,7 @@
-/* patchfriction ODE adapter: one distributed-friction patch per geom pair per step.
+/** @file
+ *  @brief The ODE adapter: one distributed-friction patch per geom pair per step.
+ *
+ * patchfriction ODE adapter: one distributed-friction patch per geom pair per step.
  *
  * Usage (the user keeps their near callback and their step loop):
  *
@@ -20,7 +23,7 @@
  *         dJointGroupEmpty(contact_group);
  *     }
  *
- * Conventions: physics.md §0. For every patch, body 1 is the body of the first geom passed to
+ * Conventions: docs/physics.md §0. For every patch, body 1 is the body of the first geom passed to
  * pf_ode_collide that has a body (the adapter swaps the pair if only the second has one), and the
  * patch normal z points from body 2 into body 1. SI units throughout.
  *
@@ -48,7 +51,7 @@ typedef enum pfOdeMode {
     PF_ODE_MODE_STOCK      ///< ODE's own point friction (dContactApprox1), for comparison runs
 } pfOdeMode;
 
-/// Which stick test decides breakaway of a resting patch (physics.md §2).
+/// Which stick test decides breakaway of a resting patch (docs/physics.md §2).
 typedef enum pfOdeCriterion {
     PF_ODE_CRITERION_CA = 0, ///< the CA criterion (Kardan et al.), P10-P13 (default)
     PF_ODE_CRITERION_LIMIT   ///< the exact limit-set test: holding wrench inside the limit set
@@ -84,14 +87,19 @@ typedef struct pfOdeMaterial {
                               ///< [m] times the normal force), >= 0; 0 (default) = no spin row
     pfOdeCriterion criterion; ///< stick test: CA (default) or the exact limit-set test
                               ///< (pf_stick_*_limit); with LIMIT a breakaway starts along the
-                              ///< minimising twist. Other values are rejected (PF_ERR_SHAPE)
+                              ///< minimising twist. Other values are rejected (PF_ERR_ENUM)
 } pfOdeMaterial;
 
-/// Defaults: mu_s = mu_k = 0.5, exact mode, automatic patch, computed Hertz radius for steel.
+/** Defaults of a material.
+ *  @return mu_s = mu_k = 0.5, exact mode, automatic patch, CA criterion, Hertz radius computed
+ *          for steel (E = 2.1e11 Pa, nu = 0.3), no rolling resistance, no regularisation */
 pfOdeMaterial pf_ode_default_material(void);
 
-/** Validate a material. Returns PF_OK or PF_ERR_NOT_FINITE / PF_ERR_RANGE / PF_ERR_SHAPE with err
- *  (may be NULL) naming the field and the value. */
+/** Validate a material.
+ *  @param m   the material
+ *  @param err optional error report (may be NULL): the field and the value
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NOT_FINITE, PF_ERR_RANGE, PF_ERR_ENUM, or an error of
+ *          pf_patch_def_validate for a FIXED patch */
 int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err);
 
 /// Where a patch's friction is coupled to its normal force (patches/README.md).
@@ -121,8 +129,9 @@ typedef enum pfOdeCoupling {
  * pfOdePatchInfo, wrench and normal_force are the solver's; bounds are the adapter's static
  * bounds while stuck and 0 while sliding (the solver's block has no row bounds). */
 
-/** 1 if the ODE this library was built against and runs with has the patch series (compiled in
- *  and reported by dCheckConfiguration("ODE_EXT_patch_friction")), else 0. */
+/** Whether the in-solver coupling is available.
+ *  @return 1 if the ODE this library was built against and runs with has the patch series
+ *          (compiled in and reported by dCheckConfiguration("ODE_EXT_patch_friction")), else 0 */
 int pf_ode_solver_coupling_available(void);
 
 /// Context-wide settings. Get defaults from pf_ode_default_config().
@@ -136,49 +145,85 @@ typedef struct pfOdeConfig {
     pfOdeCoupling coupling;    ///< where friction meets the normal force (default AUTO)
 } pfOdeConfig;
 
-/// Defaults as documented in pfOdeConfig.
+/** Defaults of the context settings.
+ *  @return the defaults documented in pfOdeConfig */
 pfOdeConfig pf_ode_default_config(void);
 
 /// Opaque adapter context bound to one dWorldID (not thread-safe; one world per context).
 typedef struct pfOdeContext pfOdeContext;
 
-/** Create a context for world. cfg may be NULL for defaults. On success *out is set and PF_OK
- *  returned; the default material of every geom is pf_ode_default_material(). */
+/** Create a context for a world. The default material of every geom is
+ *  pf_ode_default_material().
+ *  @param world the ODE world the context belongs to; not NULL
+ *  @param cfg   settings, or NULL for pf_ode_default_config()
+ *  @param out   receives the context on success, NULL on failure; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NOT_FINITE, PF_ERR_RANGE (a setting out of range, or
+ *          coupling SOLVER without the patch series), PF_ERR_ENUM or PF_ERR_NO_MEMORY */
 int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pfError *err);
 
-/// Destroy a context (NULL is ignored). Joints already created stay in the user's groups.
+/** Destroy a context. Joints already created stay in the user's groups. Call before
+ *  dWorldDestroy.
+ *  @param ctx the context (NULL is ignored) */
 void pf_ode_destroy(pfOdeContext *ctx);
 
-/** Set the material of one geom (copied). Rejects bad materials with a status code and err. */
+/** Set the material of one geom (copied; pairs combine their materials when pf_ode_collide
+ *  first sees them in a step, so it takes effect from the next collision).
+ *  @param ctx  the context
+ *  @param geom the geom
+ *  @param m    the material (validated; a rejected one leaves the geom's material unchanged)
+ *  @param err  optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_NO_MEMORY or an error of pf_ode_material_validate */
 int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m, pfError *err);
 
-/** Set the material used by geoms without their own. */
+/** Set the material used by geoms without their own.
+ *  @param ctx the context
+ *  @param m   the material (validated)
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL or an error of pf_ode_material_validate */
 int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err);
 
-/** Forget a geom's material and every pair state that involves it (call before dGeomDestroy). */
+/** Forget a geom's material and every pair state that involves it (call before dGeomDestroy).
+ *  @param ctx  the context (NULL is ignored)
+ *  @param geom the geom (NULL is ignored) */
 void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
 
 /** Collide two geoms and create this step's contact joints for them in group: one normal-only
  *  contact joint per contact point, and (in pf_ode_before_step) one friction joint at the patch
  *  centre. In STOCK mode: plain dContactApprox1 contact joints. Call it from your near callback
  *  in place of dCollide + dJointCreateContact. Geoms without bodies on both sides, or connected
- *  bodies, produce nothing. Returns the number of contact points (>= 0) or a negative status. */
+ *  bodies, produce nothing.
+ *  @param ctx   the context
+ *  @param g1    first geom (its body becomes body 1 if it has one)
+ *  @param g2    second geom
+ *  @param group the contact group the joints are created in (emptied by the user after
+ *               pf_ode_after_step)
+ *  @return the number of contact points (>= 0) or a negative status */
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group);
 
-/** Ready-made near callback: data must be a pfOdeContext whose contact group was set with
- *  pf_ode_set_contact_group(). Spaces are descended with dSpaceCollide2. */
+/** Ready-made near callback for dSpaceCollide. Spaces are descended with dSpaceCollide2.
+ *  @param data a pfOdeContext whose contact group was set with pf_ode_set_contact_group()
+ *  @param g1   first geom or space
+ *  @param g2   second geom or space */
 void pf_ode_near_callback(void *data, dGeomID g1, dGeomID g2);
 
-/// Contact group used by pf_ode_near_callback.
+/** Set the contact group used by pf_ode_near_callback.
+ *  @param ctx   the context
+ *  @param group the contact group */
 void pf_ode_set_contact_group(pfOdeContext *ctx, dJointGroupID group);
 
 /** Call after collision detection and after the user's forces are added, immediately before
  *  dWorldStep / dWorldQuickStep with the same dt [s] (> 0, finite). Runs the stick test and
- *  creates the friction joints. Pairs not collided since the last call are forgotten. */
+ *  creates the friction joints. Pairs not collided since the last call are forgotten.
+ *  @param ctx the context
+ *  @param dt  the step the world is about to take [s], > 0, finite
+ *  @return PF_OK, PF_ERR_NULL or PF_ERR_RANGE (bad dt) */
 int pf_ode_before_step(pfOdeContext *ctx, double dt);
 
 /** Call immediately after dWorldStep / dWorldQuickStep (before emptying the contact group):
- *  reads the joint feedback (normal forces for the next step, diagnostics). */
+ *  reads the joint feedback (normal forces for the next step, diagnostics).
+ *  @param ctx the context
+ *  @return PF_OK or PF_ERR_NULL */
 int pf_ode_after_step(pfOdeContext *ctx);
 
 /// State of a patch in the last step.
@@ -192,7 +237,8 @@ typedef enum pfOdePatchState {
 
 /// Diagnostics of one patch (valid after pf_ode_after_step until the next pf_ode_collide).
 typedef struct pfOdePatchInfo {
-    dGeomID geom1, geom2;  ///< geom1 carries body 1
+    dGeomID geom1;         ///< the geom that carries body 1
+    dGeomID geom2;         ///< the other geom
     pfOdePatchState state; ///< state used in the last step
     pfPatchShape shape;    ///< patch shape used (PF_PATCH_NONE for POINT / STOCK)
     double radius; ///< disk / Hertz disk radius used [m] (Hertz: given, or (3 N R*/(4 E*))^(1/3)
@@ -236,15 +282,29 @@ typedef struct pfOdeCounters {
     long long allocations;             ///< internal (re)allocations after creation
 } pfOdeCounters;
 
-/// Number of patches of the current step.
+/** Number of patches of the current step.
+ *  @param ctx the context
+ *  @return the count (0 for a NULL context) */
 int pf_ode_patch_count(const pfOdeContext *ctx);
-/// Diagnostics of patch i (0 <= i < pf_ode_patch_count). Returns PF_OK or PF_ERR_RANGE.
+/** Diagnostics of one patch of the current step.
+ *  @param ctx the context
+ *  @param i   0 <= i < pf_ode_patch_count(ctx)
+ *  @param out receives the diagnostics; not NULL
+ *  @return PF_OK, PF_ERR_NULL or PF_ERR_RANGE (bad index) */
 int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out);
-/// Diagnostics of the patch of a geom pair (either order). PF_ERR_RANGE if there is none.
+/** Diagnostics of the patch of a geom pair (either order).
+ *  @param ctx the context
+ *  @param a   one geom of the pair
+ *  @param b   the other geom
+ *  @param out receives the diagnostics; not NULL
+ *  @return PF_OK, PF_ERR_NULL or PF_ERR_RANGE (the pair has no patch this step) */
 int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out);
-/// Counters.
+/** Counters since creation or the last pf_ode_reset_counters.
+ *  @param ctx the context
+ *  @return the counters (all zero for a NULL context) */
 pfOdeCounters pf_ode_get_counters(const pfOdeContext *ctx);
-/// Zero the counters.
+/** Zero the counters.
+ *  @param ctx the context (NULL is ignored) */
 void pf_ode_reset_counters(pfOdeContext *ctx);
 
 #ifdef __cplusplus

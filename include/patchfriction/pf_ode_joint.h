@@ -1,9 +1,13 @@
-/* patchfriction joint friction: a dynamic friction law (pf_laws.h) on an ODE hinge or slider.
+/** @file
+ *  @brief A dynamic friction law on an ODE hinge or slider.
+ *
+ * patchfriction joint friction: a dynamic friction law (pf_laws.h) on an ODE hinge or slider.
  * Self-contained: works with or without a pfOdeContext (pf_ode.h).
  *
  *     pfJointFrictionDef def = pf_default_joint_friction_def();   // Dahl by default
  *     def.law.dahl.sigma = 2.5; def.law.dahl.fc = 0.025;          // N m/rad, N m for a hinge
- *     pfJointFriction *jf = pf_joint_friction_create(hinge, &def, &err);
+ *     pfJointFriction *jf = NULL;
+ *     if (pf_joint_friction_create(hinge, &def, &jf, &err) != PF_OK) ...   // err says why
  *     for (;;) {
  *         pf_joint_friction_update(jf, dt, &err);   // before every world step
  *         dWorldStep(world, dt);                    // or dWorldQuickStep
@@ -49,22 +53,43 @@ typedef struct pfJointFrictionDef {
 /// Opaque joint friction handle.
 typedef struct pfJointFriction pfJointFriction;
 
+/** Defaults of a joint friction definition.
+ *  @return Dahl's law with its defaults (pf_default_law_def(PF_LAW_DAHL)) */
 pfJointFrictionDef pf_default_joint_friction_def(void);
 
-/** Attach a law to a hinge or slider joint (other joint types: PF_ERR_SHAPE). The law starts at
- *  rest. Returns NULL on error (err says why). */
-pfJointFriction *pf_joint_friction_create(dJointID joint, const pfJointFrictionDef *def,
-                                          pfError *err);
+/** Attach a law to a hinge or slider joint. The law starts at rest.
+ *  @param joint a hinge or slider joint (other types: PF_ERR_ENUM, field "joint")
+ *  @param def   the law (validated by pf_law_def_validate)
+ *  @param out   receives the new handle on success, NULL on failure; not NULL
+ *  @param err   optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_ENUM, PF_ERR_NO_MEMORY or an error of the law's
+ *          validation, naming the bad field */
+int pf_joint_friction_create(dJointID joint, const pfJointFrictionDef *def, pfJointFriction **out,
+                             pfError *err);
+
+/** Free a joint friction handle (NULL is ignored). The joint keeps the motor parameters the last
+ *  update set: set dParamFMax to 0 if it lives on without friction. Call before dJointDestroy.
+ *  @param jf the handle */
 void pf_joint_friction_destroy(pfJointFriction *jf);
 
-/** Call before each world step with that step's dt [s] (> 0). */
+/** Commit the step just taken and set the joint's motor row for the next one (docs/physics.md
+ *  P39). Call before each world step.
+ *  @param jf  the handle
+ *  @param dt  the step the world is about to take [s], > 0, finite
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_RANGE (bad dt), PF_ERR_NOT_FINITE (joint rate) or an error
+ *          of the law's step */
 int pf_joint_friction_update(pfJointFriction *jf, double dt, pfError *err);
 
-/** Friction force/torque the law gave for the last committed step [N or N m] (resisting sign:
- *  acts on body 1 as -force about/along the axis). */
+/** Friction the law gave for the last committed step.
+ *  @param jf the handle (NULL gives 0)
+ *  @return the force [N] (slider) or torque [N m] (hinge), resisting sign: it acts on body 1 as
+ *          -force along / about the axis */
 double pf_joint_friction_force(const pfJointFriction *jf);
 
-/** The law's state after the last committed step (read-only). */
+/** The law's state after the last committed step.
+ *  @param jf the handle
+ *  @return the state (read-only, owned by the handle), or NULL for a NULL handle */
 const pfLawState *pf_joint_friction_state(const pfJointFriction *jf);
 
 #ifdef __cplusplus

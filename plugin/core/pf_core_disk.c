@@ -1,4 +1,4 @@
-/* Uniform-pressure disk: exact distributed Coulomb friction (physics.md P3-P9) and the static
+/* Uniform-pressure disk: exact distributed Coulomb friction (docs/physics.md P3-P9) and the static
  * capacity P11, in closed form with complete elliptic integrals (Contensou 1962, Zhuravlev 1998).
  *
  * Derivation (unit disk, pressure 1/pi, all lengths in units of the radius a).

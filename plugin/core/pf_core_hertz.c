@@ -1,5 +1,6 @@
-/* Hertzian disk with rolling resistance (physics.md §3): the exact regularised integral model P15
- * with the shifted Hertz pressure P14, the Padé-type approximants P17 and the rolling moment P18.
+/* Hertzian disk with rolling resistance (docs/physics.md §3): the exact regularised integral model
+ * P15 with the shifted Hertz pressure P14, the Padé-type approximants P17 and the rolling moment
+ * P18.
  *
  * Conventions: lengths in units of the contact radius a, velocities divided by a (1/s);
  * F = -mu N T, M_spin = -a mu N M_s, M_roll = +a N M_r.

@@ -83,6 +83,16 @@ pfWrench pf_patch_eval(const pfPatchDef *def, double mu, double normal_force, pf
 double pf_patch_dissipation_eval(const pfPatchDef *def, double mu_s, double normal_force,
                                  pfTwist xi);
 
+/* ---- The CA tests with their inputs unpacked (pf_core_stick.c) ------------------------------ */
+
+/* pf_stick_planar / pf_stick_general on the fields of their input structs (the limit-set tests
+ * run the CA test first on the same, already unpacked, inputs). */
+int pf_stick_planar_args(const pfPatchDef *def, double mu_s, double normal_force,
+                         const pfPlanarBody *body, double fx, double fy, double m_g,
+                         pfStickResult *out, pfError *err);
+int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_force,
+                          const double A[9], pfTwist a_free, pfStickResult *out, pfError *err);
+
 /* ---- 3x3 symmetric positive definite solves (pf_core_stick.c) ------------------------------ */
 
 /* Cholesky factor L (lower) of the symmetrised A. Returns -1 when A is positive definite, else

@@ -1,4 +1,4 @@
-/* Stick detection: the exact limit-set test (physics.md §2, "Exact static test").
+/* Stick detection: the exact limit-set test (docs/physics.md P32).
  *
  * The patch sticks iff the holding wrench w* lies in the limit set K of static friction:
  * -xi.w* <= D(xi) for every twist xi, D(xi) = mu_s * integral p |u_xi| dA (pf_patch_dissipation).
@@ -419,13 +419,15 @@ int pf_limit_set_test(const pfPatchDef *def, double mu_s, double normal_force, p
     return limit_core(def, mu_s, normal_force, rho_g, load, ls, NULL, 0, none, NULL, 0, out, err);
 }
 
-int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_force,
-                          const pfPlanarBody *body, double fx, double fy, double m_g,
-                          pfStickResult *out, pfError *err)
+int pf_stick_planar_limit(const pfPlanarStickInput *in, pfStickResult *out, pfError *err)
 {
     pfStickResult ca;
-    int s = pf_stick_planar(def, mu_s, normal_force, body, fx, fy, m_g, &ca, err);
+    int s = pf_stick_planar(in, &ca, err);
     if (s != PF_OK) return s; /* validates every input */
+    const pfPatchDef *def = in->def;
+    const double mu_s = in->mu_s, normal_force = in->normal_force;
+    const pfPlanarBody *body = &in->body;
+    double fx = in->fx, fy = in->fy, m_g = in->m_g;
     if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
     double rho_g = pf_patch_gyration(def); /* def validated by the CA test above */
     /* load L = (F, M_c), M_c = m_g + ((G - c) x F)_z with c the origin (pf_core_stick.c) */
@@ -439,12 +441,17 @@ int pf_stick_planar_limit(const pfPatchDef *def, double mu_s, double normal_forc
                       err);
 }
 
-int pf_stick_general_limit(const pfPatchDef *def, double mu_s, double normal_force,
-                           const double A[9], pfTwist a_free, const pfWrench *reactions,
-                           int reaction_count, pfStickResult *out, pfError *err)
+int pf_stick_general_limit(const pfGeneralStickInput *in, pfStickResult *out, pfError *err)
 {
+    if (!in) return pf_error_set(err, PF_ERR_NULL, "in", "input pointer is NULL");
+    const pfPatchDef *def = in->def;
+    const double mu_s = in->mu_s, normal_force = in->normal_force;
+    const double *A = in->A;
+    const pfTwist a_free = in->a_free;
+    const pfWrench *reactions = in->reactions;
+    const int reaction_count = in->reaction_count;
     pfStickResult ca;
-    int s = pf_stick_general(def, mu_s, normal_force, A, a_free, &ca, err);
+    int s = pf_stick_general_args(def, mu_s, normal_force, A, a_free, &ca, err);
     if (s != PF_OK) return s; /* validates every input: A symmetric positive definite */
     if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
     if (reaction_count < 0 || reaction_count > 3)

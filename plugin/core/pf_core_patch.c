@@ -85,7 +85,7 @@ int pf_patch_def_validate(const pfPatchDef *def, pfError *err)
     pf_error_clear(err);
     if (!def) return pf_error_set(err, PF_ERR_NULL, "def", "patch definition pointer is NULL");
     if (def->model != PF_MODEL_EXACT && def->model != PF_MODEL_PADE)
-        return pf_error_set(err, PF_ERR_SHAPE, "model", "model = %d is not a pfModel value",
+        return pf_error_set(err, PF_ERR_ENUM, "model", "model = %d is not a pfModel value",
                             (int)def->model);
     int s;
     switch (def->shape) {
@@ -120,7 +120,7 @@ int pf_patch_def_validate(const pfPatchDef *def, pfError *err)
         return pf_error_set(err, PF_ERR_SHAPE, "shape",
                             "shape is PF_PATCH_NONE: set a patch shape before use");
     default:
-        return pf_error_set(err, PF_ERR_SHAPE, "shape", "shape = %d is not a pfPatchShape value",
+        return pf_error_set(err, PF_ERR_ENUM, "shape", "shape = %d is not a pfPatchShape value",
                             (int)def->shape);
     }
 }

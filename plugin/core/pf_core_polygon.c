@@ -1,4 +1,4 @@
-/* Exact distributed Coulomb friction of a uniform-pressure convex polygon (physics.md P6, P8,
+/* Exact distributed Coulomb friction of a uniform-pressure convex polygon (docs/physics.md P6, P8,
  * P11), by edge integrals.
  *
  * Units. Lengths are taken relative to the vertex mean g and divided by the polygon radius

@@ -467,10 +467,15 @@ static int stick_result(pfWrench free_wrench, int evals, pfProjectResult *out)
     return PF_OK;
 }
 
-int pf_patch_project(const pfPatchDef *def, double mu, double normal_force, const double A[9],
-                     pfWrench free_wrench, pfTwist rolling, const pfTwist *guess,
-                     pfProjectResult *out, pfError *err)
+int pf_patch_project(const pfProjectInput *in, pfProjectResult *out, pfError *err)
 {
+    if (!in) return pf_error_set(err, PF_ERR_NULL, "in", "input pointer is NULL");
+    const pfPatchDef *def = in->def;
+    const double mu = in->mu, normal_force = in->normal_force;
+    const double *A = in->A;
+    const pfWrench free_wrench = in->free_wrench;
+    const pfTwist rolling = in->rolling;
+    const pfTwist *guess = in->guess;
     static const char *const wcomp[3] = {"fx", "fy", "mz"}, *const tcomp[3] = {"vx", "vy", "w"};
     int s = pf_patch_def_validate(def, err);
     if (s != PF_OK) return s;

@@ -1,4 +1,5 @@
-/* Exact distributed Coulomb friction of a uniform-pressure rectangle (physics.md P6, P7, P8, P11).
+/* Exact distributed Coulomb friction of a uniform-pressure rectangle (docs/physics.md P6, P7, P8,
+ * P11).
  *
  * Units. Everything is made dimensionless with the half-diagonal hd = sqrt(L^2 + W^2) / 2: the
  * half-sides become a = L / (2 hd), b = W / (2 hd) (a^2 + b^2 = 1), lengths are in hd, forces in
@@ -46,8 +47,8 @@
  * + s_-) so Mz keeps full relative accuracy as w -> 0 (it is O(w)), F -> -mu N v/|v| (P8)
  * continuously, and w = 1e-300 needs no special case. The branch is taken when the CR is at least
  * 1/2 hd away from the rectangle and the rule needs at most PF_RECT_GAUSS_BUDGET points; elsewhere
- * the corner sums lose at most ~1e3 ulp (measured against quad precision; see the report of the
- * commit that introduced this file and tests/unit/test_core_rect.c).
+ * the corner sums lose at most ~1e3 ulp (measured against quad precision;
+ * tests/unit/test_core_rect.c checks the accuracy against cubature).
  */
 #include "pf_core_internal.h"
 

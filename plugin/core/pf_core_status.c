@@ -1,4 +1,5 @@
-/* Status codes and error reports of the checked API (style.md habit 6). */
+/* Status codes and error reports of the checked API: every failure returns a negative status
+ * and, when the caller passes a pfError, names the bad field and its value. */
 #include "pf_core_internal.h"
 
 #include <math.h>
@@ -18,7 +19,7 @@ const char *pf_strerror(int status)
     case PF_ERR_RANGE:
         return "value out of range";
     case PF_ERR_SHAPE:
-        return "unknown or unset patch shape or model";
+        return "patch shape not set";
     case PF_ERR_DEGENERATE:
         return "degenerate geometry";
     case PF_ERR_SINGULAR:
@@ -27,6 +28,8 @@ const char *pf_strerror(int status)
         return "out of memory";
     case PF_ERR_STATE:
         return "invalid call in the current state";
+    case PF_ERR_ENUM:
+        return "value is not one of the enumerators accepted";
     default:
         return "unknown status";
     }

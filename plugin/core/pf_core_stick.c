@@ -1,8 +1,8 @@
-/* Stick detection: the CA criterion (physics.md §2, P10-P13; Kardan et al. 2013) and its
+/* Stick detection: the CA criterion (docs/physics.md §2, P10-P13; Kardan et al. 2013) and its
  * generalisation to a 3x3 Delassus block.
  *
  * Derivation of the one test used for both forms. Let xi be the incipient twist of the patch
- * (the frictionless relative acceleration, physics.md §2) and w* the holding wrench, the
+ * (the frictionless relative acceleration, docs/physics.md §2) and w* the holding wrench, the
  * friction wrench that keeps the patch at rest: w* = -A^-1 a_free. The loads drive xi with power
  * demand = -xi.w* = a_free^T A^-1 a_free >= 0; static friction can oppose xi with at most
  * D(xi) = mu_s * integral p |u_xi| dA. Stick iff demand <= D(xi).
@@ -77,9 +77,9 @@ static int finish(const pfPatchDef *def, double mu_s, double normal_force, doubl
     return PF_OK;
 }
 
-int pf_stick_planar(const pfPatchDef *def, double mu_s, double normal_force,
-                    const pfPlanarBody *body, double fx, double fy, double m_g, pfStickResult *out,
-                    pfError *err)
+int pf_stick_planar_args(const pfPatchDef *def, double mu_s, double normal_force,
+                         const pfPlanarBody *body, double fx, double fy, double m_g,
+                         pfStickResult *out, pfError *err)
 {
     double rho_g;
     int s = check_common(def, mu_s, normal_force, out, err, &rho_g);
@@ -112,8 +112,8 @@ int pf_stick_planar(const pfPatchDef *def, double mu_s, double normal_force,
     return finish(def, mu_s, normal_force, rho_g, xi, demand, ls, out, err);
 }
 
-int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, const double A[9],
-                     pfTwist a_free, pfStickResult *out, pfError *err)
+int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_force,
+                          const double A[9], pfTwist a_free, pfStickResult *out, pfError *err)
 {
     double rho_g;
     int s = check_common(def, mu_s, normal_force, out, err, &rho_g);
@@ -157,6 +157,24 @@ int pf_stick_general(const pfPatchDef *def, double mu_s, double normal_force, co
     pf_spd3_forward(l, a, y);
     double demand = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
     return finish(def, mu_s, normal_force, rho_g, a_free, demand, as, out, err);
+}
+
+int pf_stick_planar(const pfPlanarStickInput *in, pfStickResult *out, pfError *err)
+{
+    if (!in) return pf_error_set(err, PF_ERR_NULL, "in", "input pointer is NULL");
+    return pf_stick_planar_args(in->def, in->mu_s, in->normal_force, &in->body, in->fx, in->fy,
+                                in->m_g, out, err);
+}
+
+int pf_stick_general(const pfGeneralStickInput *in, pfStickResult *out, pfError *err)
+{
+    if (!in) return pf_error_set(err, PF_ERR_NULL, "in", "input pointer is NULL");
+    if (in->reaction_count != 0)
+        return pf_error_set(err, PF_ERR_RANGE, "reaction_count",
+                            "reaction_count = %d: the CA test takes no reactions "
+                            "(pf_stick_general_limit does)",
+                            in->reaction_count);
+    return pf_stick_general_args(in->def, in->mu_s, in->normal_force, in->A, in->a_free, out, err);
 }
 
 int pf_spd3_cholesky(const double A[9], double l[3][3], double *pivot)

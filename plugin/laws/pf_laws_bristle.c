@@ -1,4 +1,4 @@
-/* Sudden-release bristle row (physics.md P26-P28), exact and stateful.
+/* Sudden-release bristle row (docs/physics.md P26-P28), exact and stateful.
  *
  * Bristles stand at k * Delta. An edge of the body pushes the upright bristles it moves onto
  * (P27: theta = atan((x_edge - x_b) / h)); a bristle snaps when theta reaches theta_max, i.e.

@@ -1,4 +1,4 @@
-/* Dahl solid friction (physics.md P22-P24), integrated exactly over each step.
+/* Dahl solid friction (docs/physics.md P22-P24), integrated exactly over each step.
  *
  * With v constant over the step, P22 depends on time only through the displacement, and with
  * s = 1 - (F/Fc) sgn(v) and u = |x| / x_c (x_c = Fc / sigma) it reads ds/du = -|s|^i sgn(s):

@@ -1,4 +1,4 @@
-/* Hybrid bristle-LuGre model (physics.md P30).
+/* Hybrid bristle-LuGre model (docs/physics.md P30).
  *
  * For a frozen bristle factor c = cos^2(theta), P30 is dtheta/dt = vt - a theta with
  * vt = v c / h and a = sigma |vt| / g(vt), linear with constant coefficients: the exact update
@@ -13,13 +13,12 @@
  * dimensionally consistent; so is kappa theta cos^2(theta) / h (the torque of the base spring
  * through the lever h, P28 for one bristle). Units cannot tell the two readings apart (sigma is
  * a pure number; only if g were a pure number would sigma carry 1/rad and the force N/rad, and
- * rad is dimensionless in SI), so the code implements physics.md P30 as written. Physically the
- * second reading is the natural one (a base spring kappa exerts kappa theta, not sigma kappa
- * theta), and with the published rig (a) set only it lets the body slide: as written the steady
- * force is kappa g / h = 30..100 N against U = 2 N (loop area ~1e-7 J), in the other reading
- * kappa g / (sigma h) = 0.03..0.1 N. The second reading is this law with kappa / sigma in place
- * of kappa (kappa does not enter the state equation), e.g. pf-demo --set kappa=0.01. Open
- * question for physics.md P30 (not edited here: shared). */
+ * rad is dimensionless in SI), so the code implements docs/physics.md P30 as written. What does
+ * not fit is the stated parameter: the steady force is kappa g / h, 100 .. 30 N with kappa = 10
+ * against the rigs' U = 2 N (loop area ~1e-7 J). The note under P30 reads the stated value as the
+ * bristle model's kappa = 0.1 N m/rad (steady force 1 .. 0.3 N, and with theta1 = 0.5,
+ * theta2 = 1 exactly the sawtooth's F_h .. F_l); the friction rigs use it
+ * (scenes/pf_scene_rig.c), this default keeps the paper's stated set. */
 #include "pf_laws_internal.h"
 
 #include <math.h>

@@ -61,7 +61,9 @@ int pf_law_def_validate(const pfLawDef *def, pfError *err)
     case PF_LAW_HYBRID:
         return pf_hybrid_def_validate(&def->hybrid, err);
     default:
-        return pf_error_set(err, PF_ERR_SHAPE, "kind", "kind = %d is not a law", (int)def->kind);
+        return pf_error_set(err, PF_ERR_ENUM, "kind",
+                            "kind = %d is not a law (dahl, lugre, bristle, sawtooth or hybrid)",
+                            (int)def->kind);
     }
 }
 

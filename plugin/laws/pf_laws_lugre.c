@@ -1,4 +1,4 @@
-/* LuGre (physics.md P25) with an exact exponential update over each step.
+/* LuGre (docs/physics.md P25) with an exact exponential update over each step.
  *
  * For the step's velocity v, dz/dt = v - a z with a = sigma0 |v| / g(v) is linear with constant
  * coefficients, so z1 = z_ss + (z0 - z_ss) exp(-a dt) with z_ss = v / a = sgn(v) g(v) / sigma0

@@ -1,4 +1,4 @@
-/* Sawtooth approximation of the bristle row (physics.md P29). Memoryless in position and
+/* Sawtooth approximation of the bristle row (docs/physics.md P29). Memoryless in position and
  * direction, so the update is exact for any dt: x1 = x0 + v dt, F = P29(x1, sgn v). */
 #include "pf_laws_internal.h"
 

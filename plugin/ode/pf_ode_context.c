@@ -80,18 +80,17 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     CHECK_RANGE("mu_k", m->mu_k, m->mu_k <= m->mu_s, "must be <= mu_s");
     if (m->mode != PF_ODE_MODE_EXACT && m->mode != PF_ODE_MODE_PADE &&
         m->mode != PF_ODE_MODE_STOCK) {
-        set_err(err, PF_ERR_SHAPE, "mode", "%s = %g is not a pfOdeMode", (double)m->mode);
-        return PF_ERR_SHAPE;
+        set_err(err, PF_ERR_ENUM, "mode", "%s = %g is not a pfOdeMode", (double)m->mode);
+        return PF_ERR_ENUM;
     }
     if (m->criterion != PF_ODE_CRITERION_CA && m->criterion != PF_ODE_CRITERION_LIMIT) {
-        set_err(err, PF_ERR_SHAPE, "criterion", "%s = %g is not a pfOdeCriterion (ca or limit)",
+        set_err(err, PF_ERR_ENUM, "criterion", "%s = %g is not a pfOdeCriterion (ca or limit)",
                 (double)m->criterion);
-        return PF_ERR_SHAPE;
+        return PF_ERR_ENUM;
     }
     if (m->source != PF_ODE_PATCH_AUTO && m->source != PF_ODE_PATCH_FIXED) {
-        set_err(err, PF_ERR_SHAPE, "source", "%s = %g is not a pfOdePatchSource",
-                (double)m->source);
-        return PF_ERR_SHAPE;
+        set_err(err, PF_ERR_ENUM, "source", "%s = %g is not a pfOdePatchSource", (double)m->source);
+        return PF_ERR_ENUM;
     }
     CHECK_FINITE("hertz_radius", m->hertz_radius);
     CHECK_RANGE("hertz_radius", m->hertz_radius, m->hertz_radius >= 0.0, "must be >= 0");
@@ -427,10 +426,12 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     CHECK_RANGE("initial_pair_capacity", (double)c.initial_pair_capacity,
                 c.initial_pair_capacity >= 1 && c.initial_pair_capacity <= (1 << 24),
                 "must be in [1, 2^24]");
-    CHECK_RANGE("coupling", (double)c.coupling,
-                c.coupling == PF_ODE_COUPLING_AUTO || c.coupling == PF_ODE_COUPLING_ADAPTER ||
-                    c.coupling == PF_ODE_COUPLING_SOLVER,
-                "must be AUTO, ADAPTER or SOLVER");
+    if (c.coupling != PF_ODE_COUPLING_AUTO && c.coupling != PF_ODE_COUPLING_ADAPTER &&
+        c.coupling != PF_ODE_COUPLING_SOLVER) {
+        set_err(err, PF_ERR_ENUM, "coupling",
+                "%s = %g is not a pfOdeCoupling (AUTO, ADAPTER or SOLVER)", (double)c.coupling);
+        return PF_ERR_ENUM;
+    }
     if (c.coupling == PF_ODE_COUPLING_SOLVER && !pf_ode_solver_coupling_available()) {
         set_err(err, PF_ERR_RANGE, "coupling",
                 "%s = SOLVER (%.0f) needs an ODE built with patches/ (-DPF_WITH_PATCHED_ODE=ON)",

@@ -32,32 +32,35 @@ pfJointFrictionDef pf_default_joint_friction_def(void)
     return d;
 }
 
-pfJointFriction *pf_joint_friction_create(dJointID joint, const pfJointFrictionDef *def,
-                                          pfError *err)
+int pf_joint_friction_create(dJointID joint, const pfJointFrictionDef *def, pfJointFriction **out,
+                             pfError *err)
 {
-    if (!joint || !def) {
-        set_err(err, PF_ERR_NULL, joint ? "def" : "joint", "NULL argument");
-        return NULL;
-    }
+    if (err) *err = (pfError){0};
+    if (!out) return set_err(err, PF_ERR_NULL, "out", "out is NULL");
+    *out = NULL;
+    if (!joint || !def) return set_err(err, PF_ERR_NULL, joint ? "def" : "joint", "NULL argument");
     int type = dJointGetType(joint);
     if (type != dJointTypeHinge && type != dJointTypeSlider) {
-        set_err(err, PF_ERR_SHAPE, "joint", "joint friction needs a hinge or a slider joint");
-        return NULL;
+        int s = set_err(err, PF_ERR_ENUM, "joint", "");
+        if (err)
+            snprintf(err->message, sizeof err->message,
+                     "joint type = %d: joint friction needs a hinge (%d) or a slider (%d)", type,
+                     (int)dJointTypeHinge, (int)dJointTypeSlider);
+        return s;
     }
-    if (pf_law_def_validate(&def->law, err) != PF_OK) return NULL;
+    int s = pf_law_def_validate(&def->law, err);
+    if (s != PF_OK) return s;
     pfJointFriction *jf = calloc(1, sizeof *jf);
-    if (!jf) {
-        set_err(err, PF_ERR_NO_MEMORY, "joint", "out of memory");
-        return NULL;
-    }
+    if (!jf) return set_err(err, PF_ERR_NO_MEMORY, "joint", "out of memory");
     jf->joint = joint;
     jf->slider = type == dJointTypeSlider;
     jf->law = def->law;
-    if (pf_law_init(&jf->law, 0.0, &jf->state, err) != PF_OK) {
+    if ((s = pf_law_init(&jf->law, 0.0, &jf->state, err)) != PF_OK) {
         free(jf);
-        return NULL;
+        return s;
     }
-    return jf;
+    *out = jf;
+    return PF_OK;
 }
 
 void pf_joint_friction_destroy(pfJointFriction *jf)

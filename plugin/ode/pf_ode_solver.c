@@ -88,7 +88,8 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
             pfTwist a_free = {-(A[0] * fw.fx + A[1] * fw.fy + A[2] * fw.mz),
                               -(A[3] * fw.fx + A[4] * fw.fy + A[5] * fw.mz),
                               -(A[6] * fw.fx + A[7] * fw.fy + A[8] * fw.mz)};
-            st = pf_stick_general(&def, p->mat.mu_s, N, A, a_free, &sr, NULL);
+            st = pf_stick_general(&(pfGeneralStickInput){&def, p->mat.mu_s, N, A, a_free, NULL, 0},
+                                  &sr, NULL);
         }
         if (st == PF_OK && sr.sticks) {
             force[0] = fw.fx;
@@ -123,7 +124,8 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
             (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 || p->solver_guess.w != 0.0)
                 ? &p->solver_guess
                 : NULL;
-        if (pf_patch_project(&def, mu, N, Ahalf, fm, p->roll, guess, &pr, NULL) == PF_OK &&
+        if (pf_patch_project(&(pfProjectInput){&def, mu, N, Ahalf, fm, p->roll, guess}, &pr,
+                             NULL) == PF_OK &&
             !pr.sticks) {
             const double r2 = p->rho_g * p->rho_g;
             pfTwist x1 = {2.0 * pr.velocity.vx - x0.vx, 2.0 * pr.velocity.vy - x0.vy,
@@ -135,7 +137,9 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
         }
     }
     if (!done) {
-        if (pf_patch_project(&def, mu, N, A, fw, p->roll, NULL, &pr, NULL) != PF_OK) return;
+        if (pf_patch_project(&(pfProjectInput){&def, mu, N, A, fw, p->roll, NULL}, &pr, NULL) !=
+            PF_OK)
+            return;
     }
     force[0] = pr.wrench.fx;
     force[1] = pr.wrench.fy;

@@ -1,7 +1,8 @@
 /* ODE adapter: the per-patch stick/slip state machine and the friction rows (before the step),
  * and the normal-force / diagnostics read-back (after the step).
  *
- * Rows of a patch (see the design note in the report / pf_ode.h):
+ * Rows of a patch (docs/architecture.md, "The adapter's step"; the approximations and their
+ * equations: docs/physics.md §8, P35-P37):
  *  - normal support: one normal-only contact joint per contact point (pf_ode_patch.c);
  *  - friction: one more contact joint at the patch centre whose normal row is made inert (its
  *    target normal velocity is a large approach speed, so its lambda >= 0 is always clamped at 0)
@@ -115,8 +116,8 @@ static double clampd(double v, double lim)
 /* ---- Other constraints of a body, as the stick test sees them --------------------------------
  *
  * The CA test needs the frictionless patch acceleration and the Delassus block *given every other
- * constraint* on the two bodies (physics.md §2, generalised form). Those constraints fall in two
- * classes, and each is treated the way that avoids a circular estimate:
+ * constraint* on the two bodies (docs/physics.md P31). Those constraints fall in
+ * two classes, and each is treated the way that avoids a circular estimate:
  *
  *  - WORLD joints: hinge, slider, piston, ball, fixed, linear motor, user-mode angular motor
  *    (axes with FMax > 0) between the body and the static world or a kinematic body. Their
@@ -748,8 +749,8 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
             lfy += m1->mass * (stop->vy + stop->w * gx);
             lmz += j1 * stop->w;
         }
-        return limit ? pf_stick_planar_limit(&p->def, mu, N, &body, lfx, lfy, lmz, res, NULL)
-                     : pf_stick_planar(&p->def, mu, N, &body, lfx, lfy, lmz, res, NULL);
+        pfPlanarStickInput in = {&p->def, mu, N, body, lfx, lfy, lmz};
+        return limit ? pf_stick_planar_limit(&in, res, NULL) : pf_stick_planar(&in, res, NULL);
     }
     /* generalised form: A and a_free given the other constraints (see bodymodel) */
     double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
@@ -767,8 +768,8 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
     int nreac = 0;
     regularise_block(A, af, araw, p->rho_g, reac, &nreac);
     pfTwist a_free = {af[0], af[1], af[2]};
-    return limit ? pf_stick_general_limit(&p->def, mu, N, A, a_free, reac, nreac, res, NULL)
-                 : pf_stick_general(&p->def, mu, N, A, a_free, res, NULL);
+    pfGeneralStickInput in = {&p->def, mu, N, A, a_free, reac, limit ? nreac : 0};
+    return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
 }
 
 /* Cheap screen before the stopping test: can friction mu N change the patch's twist by as much
@@ -1249,8 +1250,10 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
             ctx->alive[w++] = idx;
     }
     ctx->alive_count = w;
-    /* pass 1: evaluate every patch before any friction joint exists (the other-joint test
-     * must not see this step's angular motors); pass 2: create the rows */
+    /* one loop evaluates each patch and creates its rows at once. A later patch's stick test
+     * meets the joints created earlier in this loop: they carry the context as joint data, so
+     * classify_joint counts them as the adapter's contacts (loads from the previous step's
+     * feedback), never as the user's motors (world joints) */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         p->dt = dt;
@@ -1279,7 +1282,7 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
             if (ok) create_rows(ctx, p, &rs);
         }
     }
-    /* pass 3: the explicit (driving) friction components, after every evaluation so that no
+    /* then the explicit (driving) friction components, after every evaluation so that no
      * patch's stick test or stored pre-step loads see them as user loads */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);

@@ -84,7 +84,7 @@ static void build(bscene *s, int stock, pfOdeCoupling coupling)
 static void step(bscene *s, double t, double dt)
 {
     /* a rotating push above the friction limit plus a torque: every box keeps sliding and
-     * spinning (physics.md §6 "zero-stop circle" style loading) */
+     * spinning (docs/physics.md §6 "zero-stop circle" style loading) */
     for (int i = 0; i < NBOX; ++i) {
         double F = 1.3 * MU * MASS * G, a = 5.0 * t + s->phase[i];
         dBodyAddForce(s->body[i], F * cos(a), F * sin(a), 0);

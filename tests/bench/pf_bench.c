@@ -1,13 +1,16 @@
-/* pf-bench: speed of the patch models, as ratios measured within one run (style.md habit 8).
+/* pf-bench: speed of the patch models, as ratios measured within one run (a program, not
+ * timed tests: absolute times depend on the machine, ratios much less).
  *
  * Prints one JSON object per line, each with "name" and its figures, then a "targets" line with
- * the ratios the core issue sets (rect_exact <= 1.5 x disk_pade, rect_quad64 >= 100 x
+ * the speed targets of the core (rect_exact <= 1.5 x disk_pade, rect_quad64 >= 100 x
  * rect_exact, disk_exact <= 2 x disk_pade). Every benchmark runs over the same pre-generated,
  * realistic inputs; rounds are interleaved and the fastest round of each is kept, so load from
  * other processes inflates all of them alike rather than biasing one. Usage:
  *   pf-bench [--quick]      (--quick: few evaluations, for the ctest smoke run)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
+#include "pf_demo_cli.h"
+
 #include <math.h>
 #include <patchfriction/pf_core.h>
 #include <stdio.h>
@@ -15,16 +18,15 @@
 #include <string.h>
 #include <time.h>
 
-#ifdef PF_BENCH_HAVE_ODE
+/* scene_1000_boxes: patch vs stock step time (bench_ode.c) */
 void pf_bench_ode(int quick);
-#endif
 
 enum { NIN = 1024 };
 
 static pfTwist g_rect[NIN], g_ball[NIN], g_roll[NIN];
 static volatile double g_sink;
 
-/* Kardan's block (physics.md §6) and the shaking-table ball contact (§3). */
+/* Kardan's block (docs/physics.md §6) and the shaking-table ball contact (§3). */
 static const double RL = 0.03, RW = 0.01, MU = 0.4, NF = 0.23;
 static const double HA = 0.003, HD = 1.0, HEPS = 0.01;
 
@@ -121,7 +123,7 @@ static double proj(int which, const pfPatchDef *d, const double *A, pfWrench f, 
                    const pfTwist *guess)
 {
     pfProjectResult r;
-    pf_patch_project(d, MU, NF, A, f, roll, guess, &r, NULL);
+    pf_patch_project(&(pfProjectInput){d, MU, NF, A, f, roll, guess}, &r, NULL);
     g_proj_evals[which] += r.evaluations;
     g_proj_calls[which]++;
     return r.wrench.fx + r.wrench.fy + r.wrench.mz;
@@ -151,21 +153,18 @@ typedef struct {
     double best_ns;
 } Bench;
 
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pf-bench [--quick]\n  prints one JSON object per line; ratios are "
+               "measured within this run\n");
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0;
-    for (int i = 1; i < argc; ++i) {
-        if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf("usage: pf-bench [--quick]\n  prints one JSON object per line; ratios are "
-                   "measured within this run\n");
-            return 0;
-        } else {
-            fprintf(stderr, "pf-bench: unknown argument '%s' (try --help)\n", argv[i]);
-            return 2;
-        }
-    }
+    const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 1, usage);
+    if (rc >= 0) return rc;
     /* Realistic inputs: block sliding up to 0.5 m/s and spinning up to 50 rad/s (CR inside and
      * outside the patch); ball slipping up to 0.4 m/s with spin up to 100 rad/s. */
     for (int i = 0; i < NIN; ++i) {
@@ -200,10 +199,12 @@ int main(int argc, char **argv)
             g_fhertz[i] = (pfWrench){urand(-2, 2) * mun, urand(-2, 2) * mun, urand(-2, 2) * hmz};
             pfProjectResult r;
             pfWrench f = {g_frect[i].fx * 1.01, g_frect[i].fy * 0.99, g_frect[i].mz * 1.01};
-            pf_patch_project(&g_prect, MU, NF, g_arect, f, g_roll[0], NULL, &r, NULL);
+            pf_patch_project(&(pfProjectInput){&g_prect, MU, NF, g_arect, f, g_roll[0], NULL}, &r,
+                             NULL);
             g_grect[i] = r.velocity;
             f = (pfWrench){g_fhertz[i].fx * 1.01, g_fhertz[i].fy * 0.99, g_fhertz[i].mz * 1.01};
-            pf_patch_project(&g_phertz, MU, NF, g_ahertz, f, g_roll[i], NULL, &r, NULL);
+            pf_patch_project(&(pfProjectInput){&g_phertz, MU, NF, g_ahertz, f, g_roll[i], NULL}, &r,
+                             NULL);
             g_ghertz[i] = r.velocity;
         }
     }
@@ -266,8 +267,6 @@ int main(int argc, char **argv)
            r1, r1 <= 1.5 ? "true" : "false", r2, r2 >= 100.0 ? "true" : "false", r3,
            r3 <= 2.0 ? "true" : "false", quick ? "true" : "false");
     fflush(stdout);
-#ifdef PF_BENCH_HAVE_ODE
     pf_bench_ode(quick);
-#endif
     return 0;
 }

@@ -171,7 +171,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(ds == PF_ERR_RANGE || (ds == PF_OK && isfinite(D) && D >= 0.0));
         pfPlanarBody body = {fabs(take(&raw)), fabs(take(&raw)), take(&raw), take(&raw)};
         pfStickResult st;
-        int ss = pf_stick_planar(&def, rmu, rn, &body, rt.vx, rt.vy, rt.w, &st, &e);
+        int ss = pf_stick_planar(&(pfPlanarStickInput){&def, rmu, rn, body, rt.vx, rt.vy, rt.w},
+                                 &st, &e);
         if (ss == PF_OK) {
             REQUIRE(isfinite(st.capacity) && st.capacity >= 0.0);
             REQUIRE(st.sticks == (st.demand <= st.capacity));
@@ -179,7 +180,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* The exact limit-set test: same validation, bounded cost, never sticks where CA slips
          * (pf_core.h). */
         pfStickResult sl;
-        int sls = pf_stick_planar_limit(&def, rmu, rn, &body, rt.vx, rt.vy, rt.w, &sl, &e);
+        int sls = pf_stick_planar_limit(
+            &(pfPlanarStickInput){&def, rmu, rn, body, rt.vx, rt.vy, rt.w}, &sl, &e);
         /* Same validation; for loads whose holding wrench overflows, the limit test may report
          * PF_ERR_RANGE where CA's normalised arithmetic still answers. */
         REQUIRE(sls == ss || (ss == PF_OK && sls == PF_ERR_RANGE && e.message[0] != '\0'));
@@ -209,8 +211,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         pfTwist guess = {take(&raw), take(&raw), take(&raw)};
         pfProjectResult pr;
-        int ps =
-            pf_patch_project(&def, rmu, rn, A, hold, roll, (size % 3) ? &guess : NULL, &pr, &e);
+        int ps = pf_patch_project(
+            &(pfProjectInput){&def, rmu, rn, A, hold, roll, (size % 3) ? &guess : NULL}, &pr, &e);
         REQUIRE(ps == PF_OK || (ps < 0 && e.message[0] != '\0' && e.field[0] != '\0'));
         if (ps == PF_OK) {
             REQUIRE(isfinite(pr.wrench.fx) && isfinite(pr.wrench.fy) && isfinite(pr.wrench.mz));

@@ -24,10 +24,7 @@ int main(int argc, char **argv)
 {
     pfCliOptions o;
     char msg[MSG] = "";
-    if (pf_cli_parse(argc, argv, &o, msg, sizeof msg)) {
-        fprintf(stderr, "pf-reference: %s\n", msg);
-        return 2;
-    }
+    if (pf_cli_args(argc, argv, "pf-reference", &o)) return 2;
     if (o.help || !o.scene) {
         fputs("usage: pf-reference sliding-blocks|coupled-masses|shaking-table [--case NAME] "
               "[--set k=v]... [--duration S] [--dt S] [--csv FILE] [--json] "

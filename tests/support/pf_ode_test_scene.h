@@ -18,7 +18,7 @@ typedef struct pfOdeTestScene {
     double time; ///< simulated time [s]
 } pfOdeTestScene;
 
-/// The step sizes every adapter test runs (the matrix) [s].
+/// The step sizes every adapter test runs (1e-4, 1e-3, 5e-3: fine, typical, coarse) [s].
 extern const double PF_ODE_TEST_DTS[3];
 /// "QuickStep" or "WorldStep", for messages.
 const char *pf_ode_test_stepper_name(int quick);

@@ -1,6 +1,6 @@
 /* Independent reference for the disk models: adaptive cubature (libcubature hcubature) of the
  * defining integrals P3/P4 and P15 over the unit disk, in coordinates that make the integrands
- * smooth (polar about the instantaneous centre, physics.md P5), and of P11 / P16.
+ * smooth (polar about the instantaneous centre, docs/physics.md P5), and of P11 / P16.
  * Everything is dimensionless (lengths in units of the radius a, velocities divided by a). */
 #ifndef PF_REF_DISK_H
 #define PF_REF_DISK_H

@@ -1,4 +1,4 @@
-/* GSL odeiv2 reference for rig (b) of physics.md §5. See pf_ref_laws.h. */
+/* GSL odeiv2 reference for rig (b) of docs/physics.md §5. See pf_ref_laws.h. */
 #include "pf_ref_laws.h"
 
 #include <gsl/gsl_errno.h>
@@ -11,7 +11,7 @@
 typedef struct RefCtx {
     const pfRefPull *c;
     int dir;       /* sawtooth: slip direction (+1/-1) */
-    double rr, ll; /* bristle: release thresholds (physics.md P27 with memory) */
+    double rr, ll; /* bristle: release thresholds (docs/physics.md P27 with memory) */
 } RefCtx;
 
 static double sgn(double v)

@@ -1,6 +1,6 @@
 /* Reference integrations of the friction rigs with GSL odeiv2, written from the equations of
- * physics.md §5 and independent of the plugin's step functions (no call into patchfriction_laws):
- * the tests compare the plugin's rigs against these. */
+ * docs/physics.md §5 and independent of the plugin's step functions (no call into
+ * patchfriction_laws): the tests compare the plugin's rigs against these. */
 #ifndef PF_REF_LAWS_H
 #define PF_REF_LAWS_H
 

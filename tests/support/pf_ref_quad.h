@@ -1,4 +1,4 @@
-/* Independent high-accuracy reference for uniform-pressure patches (physics.md P3/P4, P11):
+/* Independent high-accuracy reference for uniform-pressure patches (docs/physics.md P3/P4, P11):
  * adaptive cubature (libcubature hcubature) of the pointwise Coulomb law over a rectangle or a
  * convex polygon. Used by the unit tests to check the closed forms; shares no code with them.
  *

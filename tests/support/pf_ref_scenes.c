@@ -20,7 +20,7 @@
 #define REF_REL_TOL 1e-11
 #define REF_EVENT_TOL 1e-13  /* bracket width of a located event [s] */
 #define REF_STICK_PROBE 2e-4 /* stick phases: loads probed at least this often [s] */
-/* A slip that starts from rest keeps the incipient twist direction (physics.md §2, item 4)
+/* A slip that starts from rest keeps the incipient twist direction (docs/physics.md §2, item 4)
  * until the speed exceeds this [m/s]: below it the friction direction is ill-conditioned and an
  * adaptive integrator crawls. The position error this allows is below 1e-12 m. */
 #define REF_V_FREEZE 1e-8
@@ -29,9 +29,6 @@
 #define REF_V_ZERO 1e-9
 
 /* Definitions shared with the scenes (scenes/pf_scene_*.c), restated here. */
-#define SL_V_REST 2e-4
-#define SL_V_STOP 1e-3
-#define SL_MIN_STOP 0.01
 #define CP_Z_TOL 1e-4
 #define CP_MIN_STICK 0.02
 
@@ -96,10 +93,56 @@ int pf_ref_parse_num(const char *key, const char *value, double *out, double lo,
     return 0;
 }
 
+int pf_ref_set_key(const pfRefKey *t, int nt, const char *key, const char *value, const char *what,
+                   char *msg, int n)
+{
+    for (int i = 0; i < nt; ++i)
+        if (!strcmp(key, t[i].key))
+            return pf_ref_parse_num(key, value, t[i].dst, t[i].lo, t[i].hi, msg, n);
+    snprintf(msg, (size_t)n, "unknown --set key '%s' for %s", key, what);
+    return -1;
+}
+
 /* Last sample index: the scene takes ceil(t_end / dt) steps (pf_demo.c), so do we. */
 long pf_ref_n_samples(double t_end, double out_dt)
 {
     return (long)ceil(t_end / out_dt - 1e-9);
+}
+
+void pf_ref_sliding_metrics(pfRefResult *out, double out_dt, double rho_g, int resting,
+                            double t_from, double *stop_tr, double *stop_rot)
+{
+    int nc = out->ncol, stops = 0;
+    double maxd = 0, maxv = 0, stick_time = 0, rest_start = 0;
+    *stop_tr = *stop_rot = NAN;
+    for (long i = 1; i < out->n; ++i) {
+        const double *r = out->rows + i * nc, *q = r - nc;
+        double tt = r[0], sp = r[7], spin = fabs(r[6]) * rho_g;
+        maxd = fmax(maxd, hypot(r[1], r[2]));
+        maxv = fmax(maxv, sp);
+        int rest = r[12] > 0.5;
+        if (rest && !resting) rest_start = tt;
+        if (!rest && resting && tt - out_dt - rest_start >= SL_MIN_STOP && rest_start > 0.0)
+            stops++;
+        if (rest) stick_time += out_dt;
+        resting = rest;
+        if (tt - out_dt <= t_from) continue; /* stop times: both samples after t_from */
+        double psp = q[7], pspin = fabs(q[6]) * rho_g;
+        if (isnan(*stop_tr) && sp < SL_V_STOP)
+            *stop_tr = psp > SL_V_STOP ? tt - out_dt * (SL_V_STOP - sp) / (psp - sp) : tt;
+        if (isnan(*stop_rot) && spin < SL_V_STOP)
+            *stop_rot = pspin > SL_V_STOP ? tt - out_dt * (SL_V_STOP - spin) / (pspin - spin) : tt;
+    }
+    if (resting && rest_start > 0.0 && out->rows[(out->n - 1) * nc] - rest_start >= SL_MIN_STOP)
+        stops++;
+    const double *last = out->rows + (out->n - 1) * nc;
+    pf_ref_res_metric(out, "final_x", last[1]);
+    pf_ref_res_metric(out, "final_y", last[2]);
+    pf_ref_res_metric(out, "final_theta", last[3]);
+    pf_ref_res_metric(out, "max_displacement", maxd);
+    pf_ref_res_metric(out, "max_speed", maxv);
+    pf_ref_res_metric(out, "stick_time", stick_time);
+    pf_ref_res_metric(out, "stops", stops);
 }
 
 /* Sample times k * out_dt without drift. */
@@ -262,8 +305,9 @@ static int sl_sticks(const Sl *s, double t, const double *y, pfStickResult *r)
     pfPlanarBody body = {s->p->mass, s->J, 0.0, 0.0};
     pfStickResult tmp;
     if (!r) r = &tmp;
-    if (pf_stick_planar(&s->def, s->p->mu_s, s->N, &body, c * fx + sn * fy, -sn * fx + c * fy, m, r,
-                        NULL) != PF_OK)
+    if (pf_stick_planar(&(pfPlanarStickInput){&s->def, s->p->mu_s, s->N, body, c * fx + sn * fy,
+                                              -sn * fx + c * fy, m},
+                        r, NULL) != PF_OK)
         return 0;
     return r->sticks;
 }
@@ -423,40 +467,10 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
     gsl_odeiv2_step_free(st2);
     if (status) return status;
 
-    /* metrics, with the scene's definitions */
-    double maxd = 0, maxv = 0, stick_time = 0, rest_start = 0, stop_tr = NAN, stop_rot = NAN;
-    int resting = 1, stops = 0;
-    if (p->c == PF_REF_SL_FREESLIDE &&
-        (fabs(p->v0) >= SL_V_REST || fabs(p->w0) * s.rho_g >= SL_V_REST))
-        resting = 0;
-    for (long i = 1; i < out->n; ++i) {
-        const double *r = out->rows + i * SL_NCOL, *q = r - SL_NCOL;
-        double tt = r[0], sp = r[7], spin = fabs(r[6]) * s.rho_g;
-        maxd = fmax(maxd, hypot(r[1], r[2]));
-        maxv = fmax(maxv, sp);
-        int rest = r[12] > 0.5;
-        if (rest && !resting) rest_start = tt;
-        if (!rest && resting && tt - out_dt - rest_start >= SL_MIN_STOP && rest_start > 0.0)
-            stops++;
-        if (rest) stick_time += out_dt;
-        resting = rest;
-        double psp = q[7], pspin = fabs(q[6]) * s.rho_g;
-        if (isnan(stop_tr) && sp < SL_V_STOP)
-            stop_tr = psp > SL_V_STOP ? tt - out_dt * (SL_V_STOP - sp) / (psp - sp) : tt;
-        if (isnan(stop_rot) && spin < SL_V_STOP)
-            stop_rot = pspin > SL_V_STOP ? tt - out_dt * (SL_V_STOP - spin) / (pspin - spin) : tt;
-    }
-    if (resting && rest_start > 0.0 &&
-        out->rows[(out->n - 1) * SL_NCOL] - rest_start >= SL_MIN_STOP)
-        stops++;
-    const double *last = out->rows + (out->n - 1) * SL_NCOL;
-    pf_ref_res_metric(out, "final_x", last[1]);
-    pf_ref_res_metric(out, "final_y", last[2]);
-    pf_ref_res_metric(out, "final_theta", last[3]);
-    pf_ref_res_metric(out, "max_displacement", maxd);
-    pf_ref_res_metric(out, "max_speed", maxv);
-    pf_ref_res_metric(out, "stick_time", stick_time);
-    pf_ref_res_metric(out, "stops", stops);
+    double stop_tr, stop_rot;
+    int resting = !(p->c == PF_REF_SL_FREESLIDE &&
+                    (fabs(p->v0) >= SL_V_REST || fabs(p->w0) * s.rho_g >= SL_V_REST));
+    pf_ref_sliding_metrics(out, out_dt, s.rho_g, resting, -INFINITY, &stop_tr, &stop_rot);
     if (p->c == PF_REF_SL_ECCENTRIC) {
         pf_ref_res_metric(out, "breakaway_force", p->ramp * breakaway_t);
         pf_ref_res_metric(out, "breakaway_time", breakaway_t);
@@ -503,17 +517,11 @@ int pf_ref_coupled_set(pfRefCoupled *p, const char *key, const char *value, char
                  value);
         return -1;
     }
-    struct {
-        const char *k;
-        double *d, lo, hi;
-    } t[] = {{"b", &p->b, 0, 1e6},     {"m1", &p->m1, 1e-9, 1e9}, {"m2", &p->m2, 1e-9, 1e9},
-             {"a1", &p->a1, 0, 1e9},   {"a2", &p->a2, 0, 1e9},    {"x1", &p->x1, -1e3, 1e3},
-             {"v1", &p->v1, -1e3, 1e3}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k))
-            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
-    snprintf(msg, (size_t)n, "unknown --set key '%s' for coupled-masses", key);
-    return -1;
+    const pfRefKey t[] = {{"b", &p->b, 0, 1e6},      {"m1", &p->m1, 1e-9, 1e9},
+                          {"m2", &p->m2, 1e-9, 1e9}, {"a1", &p->a1, 0, 1e9},
+                          {"a2", &p->a2, 0, 1e9},    {"x1", &p->x1, -1e3, 1e3},
+                          {"v1", &p->v1, -1e3, 1e3}};
+    return pf_ref_set_key(t, (int)(sizeof t / sizeof t[0]), key, value, "coupled-masses", msg, n);
 }
 
 double pf_ref_coupled_duration(const pfRefCoupled *p)
@@ -732,30 +740,23 @@ int pf_ref_table_set(pfRefTable *p, const char *key, const char *value, char *ms
         p->tilt = deg * M_PI / 180.0;
         return 0;
     }
-    struct {
-        const char *k;
-        double *d, lo, hi;
-    } t[] = {{"A_x", &p->ax, -1e3, 1e3},
-             {"A_y", &p->ay, -1e3, 1e3},
-             {"omega_a", &p->wa, 0, 1e6},
-             {"omega_b", &p->wb, 0, 1e6},
-             {"phi_y", &p->phi, -1e3, 1e3},
-             {"mu", &p->mu, 0, 1e3},
-             {"d", &p->d, 0, 1},
-             {"a", &p->a, 1e-6, 1},
-             {"r", &p->r, 1e-4, 10},
-             {"eps_t", &p->eps_t, 0, 1e6},
-             {"eps_r", &p->eps_r, 0, 1e6},
-             {"vx0", &p->v0[0], -1e3, 1e3},
-             {"vy0", &p->v0[1], -1e3, 1e3},
-             {"wx0", &p->w0[0], -1e5, 1e5},
-             {"wy0", &p->w0[1], -1e5, 1e5},
-             {"wz0", &p->w0[2], -1e5, 1e5}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k))
-            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
-    snprintf(msg, (size_t)n, "unknown --set key '%s' for shaking-table", key);
-    return -1;
+    const pfRefKey t[] = {{"A_x", &p->ax, -1e3, 1e3},
+                          {"A_y", &p->ay, -1e3, 1e3},
+                          {"omega_a", &p->wa, 0, 1e6},
+                          {"omega_b", &p->wb, 0, 1e6},
+                          {"phi_y", &p->phi, -1e3, 1e3},
+                          {"mu", &p->mu, 0, 1e3},
+                          {"d", &p->d, 0, 1},
+                          {"a", &p->a, 1e-6, 1},
+                          {"r", &p->r, 1e-4, 10},
+                          {"eps_t", &p->eps_t, 0, 1e6},
+                          {"eps_r", &p->eps_r, 0, 1e6},
+                          {"vx0", &p->v0[0], -1e3, 1e3},
+                          {"vy0", &p->v0[1], -1e3, 1e3},
+                          {"wx0", &p->w0[0], -1e5, 1e5},
+                          {"wy0", &p->w0[1], -1e5, 1e5},
+                          {"wz0", &p->w0[2], -1e5, 1e5}};
+    return pf_ref_set_key(t, (int)(sizeof t / sizeof t[0]), key, value, "shaking-table", msg, n);
 }
 
 double pf_ref_table_duration(const pfRefTable *p)

@@ -1,9 +1,9 @@
-/* Reference solutions of the literature scenes (issue 4), integrated directly from the published
+/* Reference solutions of the literature scenes, integrated directly from the published
  * equations with GSL odeiv2 (rk8pd, tight tolerances) and stick/slip switching located as events
  * by bisection. Independent of ODE and of the adapter; the friction wrenches come from the core
  * (pf_rect_friction, pf_disk_friction, pf_hertz_disk_*) and the stick test from pf_stick_planar.
  *
- *  - sliding-blocks (physics.md §6, P6/P10-P13): planar rigid body, set-up frame.
+ *  - sliding-blocks (docs/physics.md §6, P6/P10-P13): planar rigid body, set-up frame.
  *  - coupled-masses (§4, P21): stick condition on the acceleration.
  *  - shaking-table  (§3, P19/P20): ball on a tilted vibrating table.
  *
@@ -61,7 +61,7 @@ typedef struct pfRefSliding {
     double g;          ///< [m/s^2]
 } pfRefSliding;
 
-/** Published parameters of a case (physics.md §6; free-slide: the project's choice, as in the
+/** Published parameters of a case (docs/physics.md §6; free-slide: the project's choice, as in the
  *  scene). Returns 0, or -1 if the case name is unknown. */
 int pf_ref_sliding_default(const char *case_name, pfRefSliding *p);
 /** --set key=value (the scene's keys; yaw and criterion are accepted and ignored: the reference

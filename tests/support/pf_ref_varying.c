@@ -26,9 +26,6 @@
 #define V_ZERO 1e-9
 
 /* Scene definitions restated (scenes/pf_scene_sliding.c). */
-#define SL_V_REST 2e-4
-#define SL_V_STOP 1e-3
-#define SL_MIN_STOP 0.01
 
 /* ------------------------------------------------------------------------------------------ */
 /* helpers                                                                                     */
@@ -173,17 +170,12 @@ int pf_ref_slope_drop_set(pfRefSlopeDrop *p, const char *key, const char *value,
         p->slope = deg * M_PI / 180.0;
         return 0;
     }
-    struct {
-        const char *k;
-        double *d, lo, hi;
-    } t[] = {{"mass", &p->mass, 1e-9, 1e9}, {"mu_s", &p->mu_s, 0, 1e3},  {"mu_k", &p->mu_k, 0, 1e3},
-             {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
-             {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
-    for (size_t i = 0; i < sizeof t / sizeof t[0]; ++i)
-        if (!strcmp(key, t[i].k))
-            return pf_ref_parse_num(key, value, t[i].d, t[i].lo, t[i].hi, msg, n);
-    snprintf(msg, (size_t)n, "unknown --set key '%s' for sliding-blocks slope-drop", key);
-    return -1;
+    const pfRefKey t[] = {
+        {"mass", &p->mass, 1e-9, 1e9}, {"mu_s", &p->mu_s, 0, 1e3},  {"mu_k", &p->mu_k, 0, 1e3},
+        {"length", &p->L, 1e-4, 10},   {"width", &p->W, 1e-4, 10},  {"drop", &p->drop, 0, 1},
+        {"vx0", &p->vx0, -100, 100},   {"vy0", &p->vy0, -100, 100}, {"w0", &p->w0, -1e3, 1e3}};
+    return pf_ref_set_key(t, (int)(sizeof t / sizeof t[0]), key, value, "sliding-blocks slope-drop",
+                          msg, n);
 }
 
 double pf_ref_slope_drop_duration(const pfRefSlopeDrop *p)
@@ -445,38 +437,9 @@ int pf_ref_slope_drop_run(const pfRefSlopeDrop *p, double t_end, double out_dt, 
     gsl_odeiv2_step_free(st2);
     if (status) return status;
 
-    /* metrics with the scene's definitions (free-slide's stop times, the rest phases) */
-    double maxd = 0, maxv = 0, stick_time = 0, rest_start = 0, stop_tr = NAN, stop_rot = NAN;
-    int resting = 0, stops = 0;
-    for (long i = 1; i < out->n; ++i) {
-        const double *r = out->rows + i * SD_NCOL, *qq = r - SD_NCOL;
-        double tt = r[0], sp = r[7], spin = fabs(r[6]) * s.rho_g;
-        maxd = fmax(maxd, hypot(r[1], r[2]));
-        maxv = fmax(maxv, sp);
-        int rest = r[12] > 0.5;
-        if (rest && !resting) rest_start = tt;
-        if (!rest && resting && tt - out_dt - rest_start >= SL_MIN_STOP && rest_start > 0.0)
-            stops++;
-        if (rest) stick_time += out_dt;
-        resting = rest;
-        if (tt - out_dt <= t_land) continue; /* stop times: both samples after the landing */
-        double psp = qq[7], pspin = fabs(qq[6]) * s.rho_g;
-        if (isnan(stop_tr) && sp < SL_V_STOP)
-            stop_tr = psp > SL_V_STOP ? tt - out_dt * (SL_V_STOP - sp) / (psp - sp) : tt;
-        if (isnan(stop_rot) && spin < SL_V_STOP)
-            stop_rot = pspin > SL_V_STOP ? tt - out_dt * (SL_V_STOP - spin) / (pspin - spin) : tt;
-    }
-    if (resting && rest_start > 0.0 &&
-        out->rows[(out->n - 1) * SD_NCOL] - rest_start >= SL_MIN_STOP)
-        stops++;
-    const double *last = out->rows + (out->n - 1) * SD_NCOL;
-    pf_ref_res_metric(out, "final_x", last[1]);
-    pf_ref_res_metric(out, "final_y", last[2]);
-    pf_ref_res_metric(out, "final_theta", last[3]);
-    pf_ref_res_metric(out, "max_displacement", maxd);
-    pf_ref_res_metric(out, "max_speed", maxv);
-    pf_ref_res_metric(out, "stick_time", stick_time);
-    pf_ref_res_metric(out, "stops", stops);
+    /* metrics with the scene's definitions; the stop times after the landing */
+    double stop_tr, stop_rot;
+    pf_ref_sliding_metrics(out, out_dt, s.rho_g, 0, t_land, &stop_tr, &stop_rot);
     pf_ref_res_metric(out, "landing_time", t_land);
     pf_ref_res_metric(out, "stop_time_translation", stop_tr);
     pf_ref_res_metric(out, "stop_time_rotation", stop_rot);
@@ -518,147 +481,4 @@ int pf_ref_coupled_vertical_run(const pfRefCoupledVertical *p, double t_end, dou
     q.wz = p->wz;
     q.g = p->g;
     return pf_ref_coupled_run(&q, t_end, out_dt, out);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* comparison metrics                                                                          */
-/* ------------------------------------------------------------------------------------------ */
-
-/* pf-report's position names (tools/pf_report.c, is_position_name), restated. */
-static int is_position(const char *n)
-{
-    static const char *const pos[] = {"x",  "y",  "z",     "theta", "angle", "phi",   "psi", "yaw",
-                                      "X",  "Y",  "x1",    "x2",    "y1",    "y2",    "z1",  "z2",
-                                      "px", "py", "pos_x", "pos_y", "rel",   "x_rel", "s"};
-    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; ++i)
-        if (!strcmp(n, pos[i])) return 1;
-    return 0;
-}
-
-static int traj_col(const pfRefTrajectory *r, const char *name)
-{
-    for (int i = 0; i < r->ncol; ++i)
-        if (!strcmp(r->cols[i], name)) return i;
-    return -1;
-}
-
-/* Column c of run at time t, linear interpolation with a moving cursor; 0 if t is outside. */
-static int interp(const pfRefTrajectory *r, int c, double t, long *cur, double *out)
-{
-    const double *d = r->rows;
-    int nc = r->ncol;
-    if (r->n < 2 || t < d[0] - 1e-12 || t > d[(r->n - 1) * nc] + 1e-12) return 0;
-    long i = *cur;
-    while (i + 2 < r->n && d[(i + 1) * nc] < t)
-        ++i;
-    while (i > 0 && d[i * nc] > t)
-        --i;
-    *cur = i;
-    double t0 = d[i * nc], t1 = d[(i + 1) * nc];
-    double a = t1 > t0 ? (t - t0) / (t1 - t0) : 0.0;
-    a = fmin(1.0, fmax(0.0, a));
-    *out = (1.0 - a) * d[i * nc + c] + a * d[(i + 1) * nc + c];
-    return 1;
-}
-
-/* Debounced transitions of the stick column: times and directions (+1 slip -> stick). A state
- * counts once it lasts min_phase (or to the end); the first such state is the initial one (a
- * one-sample state at t = 0, e.g. a threshold on a relative velocity that starts at zero, is
- * not a transition). */
-static int transitions(const pfRefTrajectory *r, int c, double min_phase, double *t, int *dir,
-                       int max)
-{
-    int n = 0, state = -1;
-    for (long i = 0; i < r->n; ++i) {
-        int v = r->rows[i * r->ncol + c] > 0.5;
-        if (v == state) continue;
-        double ti = r->rows[i * r->ncol];
-        long j = i;
-        while (j < r->n && (r->rows[j * r->ncol + c] > 0.5) == v &&
-               r->rows[j * r->ncol] - ti < min_phase)
-            ++j;
-        if (j < r->n && (r->rows[j * r->ncol + c] > 0.5) != v) continue; /* a glitch */
-        if (state >= 0 && n < max) {
-            t[n] = ti;
-            dir[n] = v ? 1 : -1;
-            n++;
-        }
-        state = v;
-    }
-    return n;
-}
-
-/* Largest distance from a transition of set a to the nearest one of the same direction in b. */
-static double directed(const double *ta, const int *da, int na, const double *tb, const int *db,
-                       int nb)
-{
-    double worst = 0.0;
-    for (int i = 0; i < na; ++i) {
-        double best = INFINITY;
-        for (int j = 0; j < nb; ++j)
-            if (db[j] == da[i]) best = fmin(best, fabs(ta[i] - tb[j]));
-        worst = fmax(worst, best);
-    }
-    return worst;
-}
-
-#define MAX_TRANS 4096
-
-pfRefCompare pf_ref_compare(const pfRefTrajectory *run, const pfRefResult *ref, double min_phase)
-{
-    pfRefCompare c = {NAN, -1, NAN, 0, 0, NAN, NAN};
-    pfRefTrajectory rt = {ref->ncol, ref->cols, ref->n, ref->rows};
-    /* positions */
-    for (int k = 1; k < ref->ncol; ++k) {
-        if (!is_position(ref->cols[k])) continue;
-        int mc = traj_col(run, ref->cols[k]);
-        if (mc < 0) continue;
-        double lo = INFINITY, hi = -INFINITY, s = 0.0;
-        long cnt = 0, cur = 0;
-        for (long i = 0; i < ref->n; ++i) {
-            double q = ref->rows[i * ref->ncol + k], v;
-            lo = fmin(lo, q);
-            hi = fmax(hi, q);
-            if (!interp(run, mc, ref->rows[i * ref->ncol], &cur, &v)) continue;
-            s += (v - q) * (v - q);
-            cnt++;
-        }
-        if (hi - lo < 1e-6 || !cnt) continue;
-        double e = sqrt(s / (double)cnt) / (hi - lo);
-        if (isnan(c.rms) || e > c.rms) {
-            c.rms = e;
-            c.rms_col = k;
-        }
-    }
-    /* stick/slip timing */
-    int sr = traj_col(&rt, "stick"), sm = traj_col(run, "stick");
-    if (sr >= 0 && sm >= 0) {
-        static double ta[MAX_TRANS], tb[MAX_TRANS];
-        static int da[MAX_TRANS], db[MAX_TRANS];
-        c.trans_ref = transitions(&rt, sr, min_phase, ta, da, MAX_TRANS);
-        c.trans = transitions(run, sm, min_phase, tb, db, MAX_TRANS);
-        if (c.trans_ref || c.trans)
-            c.timing = fmax(directed(ta, da, c.trans_ref, tb, db, c.trans),
-                            directed(tb, db, c.trans, ta, da, c.trans_ref));
-    }
-    /* energy */
-    int er = traj_col(&rt, "energy"), em = traj_col(run, "energy");
-    if (er >= 0 && em >= 0) {
-        double lo = INFINITY, hi = -INFINITY, s = 0.0, last = NAN;
-        long cnt = 0, cur = 0;
-        for (long i = 0; i < ref->n; ++i) {
-            double e = ref->rows[i * ref->ncol + er], v;
-            lo = fmin(lo, e);
-            hi = fmax(hi, e);
-            if (!interp(run, em, ref->rows[i * ref->ncol], &cur, &v)) continue;
-            s += (v - e) * (v - e);
-            last = v - e;
-            cnt++;
-        }
-        if (cnt && hi > lo) {
-            c.energy_drift = sqrt(s / (double)cnt) / (hi - lo);
-            c.energy_final = last / (hi - lo);
-        }
-    }
-    return c;
 }

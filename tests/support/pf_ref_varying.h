@@ -5,7 +5,7 @@
  * their case defaults and --set keys), with the same CSV columns as the scenes, and
  * the comparison metrics the scene tests use (defined exactly as pf-report defines them).
  *
- *  - shaking-table vertical (physics.md §3, P19/P20): the table also moves along its normal,
+ *  - shaking-table vertical (docs/physics.md §3, P19/P20): the table also moves along its normal,
  *    z(t) = A_z sin(omega_z t). The ball stays on it (A_z omega_z^2 < g cos(alpha)), so its
  *    normal acceleration is the table's and the contact force is
  *        N(t) = m (g cos(alpha) + z''(t)) = m (g cos(alpha) - A_z omega_z^2 sin(omega_z t)):
@@ -98,38 +98,5 @@ double pf_ref_coupled_vertical_duration(const pfRefCoupledVertical *p);
  *  prescribed vertical motion is the same in every run). -1 on lift-off (A_z omega_z^2 >= g). */
 int pf_ref_coupled_vertical_run(const pfRefCoupledVertical *p, double t_end, double out_dt,
                                 pfRefResult *out);
-
-/* ------------------------------------------------------------------------------------------ */
-/* comparison metrics (pf-report's definitions, restated in its README section)                */
-/* ------------------------------------------------------------------------------------------ */
-
-/// A run's trajectory: ncol columns (cols[0] = "t"), n rows, row-major.
-typedef struct pfRefTrajectory {
-    int ncol;
-    const char *const *cols;
-    long n;
-    const double *rows;
-} pfRefTrajectory;
-
-typedef struct pfRefCompare {
-    double rms;    ///< largest over the position coordinates of RMS(q - q_ref) / range(q_ref)
-    int rms_col;   ///< reference column of that coordinate (-1: none)
-    double timing; ///< worst stick/slip timing error [s] (NAN: no transitions in either run,
-                   ///< INFINITY: a kind of transition only one run has)
-    int trans, trans_ref; ///< transitions counted in the run and in the reference
-    double energy_drift;  ///< RMS(E - E_ref) / range(E_ref) (NAN: no energy column)
-    double energy_final;  ///< (E - E_ref) at the last common sample / range(E_ref)
-} pfRefCompare;
-
-/** Compare run against ref. Positions are the columns pf-report treats as positions (x, y, z,
- *  theta, x1, x2, ...); the run is interpolated linearly onto the reference's times; coordinates
- *  whose reference range is below 1e-6 are left out. Stick/slip transitions come from the
- *  `stick` column, debounced: a change counts only if the new state lasts min_phase [s] (or to
- *  the end); each transition of either run is matched with the nearest of the same direction in
- *  the other, and the worst distance is `timing`. */
-pfRefCompare pf_ref_compare(const pfRefTrajectory *run, const pfRefResult *ref, double min_phase);
-
-/// The debounce every varying-load comparison uses [s] (pf-report uses the same).
-#define PF_REF_MIN_PHASE 5e-3
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef PF_TEST_CLOSED_FORMS_H
 #define PF_TEST_CLOSED_FORMS_H
 
-/// K(p, q) of physics.md P7: antiderivative of rho = sqrt(p^2 + q^2) [m^3] (p, q in m).
+/// K(p, q) of docs/physics.md P7: antiderivative of rho = sqrt(p^2 + q^2) [m^3] (p, q in m).
 double pf_test_k_anti(double p, double q);
 
 /// Mean distance [m] of a uniform L x W rectangle (centred at the origin, L along x) from the

@@ -27,8 +27,9 @@ static inline void scene_run(SceneRun *r, const char *scene, const char *cs, pfO
                              const pfSceneParam *kv, int nkv, double T, double dt)
 {
     pfError err;
-    pfScene *s = pf_scene_create(scene, cs, mode, kv, nkv, &err);
-    ck_assert_msg(s != NULL, "%s %s: %s", scene, cs, err.message);
+    pfScene *s = NULL;
+    int st = pf_scene_create(scene, cs, mode, kv, nkv, &s, &err);
+    ck_assert_msg(st == PF_OK && s != NULL, "%s %s: %s", scene, cs, err.message);
     long n = (long)ceil(T / dt - 1e-9);
     r->ncol = pf_scene_csv_header(s, &r->cols);
     r->rows = malloc((size_t)((n + 1) * r->ncol) * sizeof *r->rows);

@@ -1,5 +1,5 @@
-/* Uniform-pressure disk (physics.md P3-P9, P11): pf_disk_friction and pf_disk_max_moment against
- * the independent cubature reference (tests/support/pf_ref_disk.c) and closed-form limits.
+/* Uniform-pressure disk (docs/physics.md P3-P9, P11): pf_disk_friction and pf_disk_max_moment
+ * against the independent cubature reference (tests/support/pf_ref_disk.c) and closed-form limits.
  * Errors are absolute after normalising the force by mu N and the moment by mu N a, which is the
  * natural scale of both (|F| <= mu N, |Mz| <= (2/3) mu N a). */
 #include <check.h>

@@ -1,5 +1,5 @@
-/* Hertzian disk (physics.md §3): exact P15 (pf_hertz_disk_friction) against adaptive cubature of
- * P15 with the P14 pressure (tests/support/pf_ref_disk.c), the closed-form limits P8/P9, the P16
+/* Hertzian disk (docs/physics.md §3): exact P15 (pf_hertz_disk_friction) against adaptive cubature
+ * of P15 with the P14 pressure (tests/support/pf_ref_disk.c), the closed-form limits P8/P9, the P16
  * moments, P18, the sign rule P2, continuity, convexity, and the Padé approximant P17.
  * Errors are absolute in the dimensionless T (force / mu N) and M_s (moment / mu N a). */
 #include <check.h>
@@ -313,7 +313,7 @@ START_TEST(test_hertz_limit_surface_convex)
 }
 END_TEST
 
-/* P17 written out independently (pow as in physics.md, no rescaling) */
+/* P17 written out independently (pow as in docs/physics.md, no rescaling) */
 static void pade_ref(double a, double mu, double N, double d, pfTwist t, pfTwist r, double et,
                      double er, pfPadeParams p, double out[3])
 {

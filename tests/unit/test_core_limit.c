@@ -1,4 +1,4 @@
-/* The exact static test (limit set, physics.md §2 "Exact static test"): pf_limit_set_test,
+/* The exact static test (limit set, docs/physics.md P32): pf_limit_set_test,
  * pf_stick_planar_limit, pf_stick_general_limit.
  *
  * Independent references:
@@ -23,7 +23,7 @@
 #include "pf_test_support.h"
 
 /* Named tolerances. */
-#define BOUNDARY_TOL 1e-9        /* |margin| / (mu_s N) for a wrench on the P6 boundary (issue) */
+#define BOUNDARY_TOL 1e-9        /* |margin| / (mu_s N) for a wrench on the P6 boundary */
 #define BOUNDARY_STEP 1e-6       /* the wrench scaled by 1 -/+ this must stick / break away */
 #define INCIPIENT_ANGLE_TOL 1e-4 /* [rad] minimising twist vs the twist that traced the wrench */
 /* disk reference, dimensionless (mu N = a = 1); pf_ref_wrench asks for 1e-13 mu N itself */
@@ -35,7 +35,7 @@
 #define MIN_VISIBLE_DIFF 0.02      /* CA vs limit differ by more than this at the 2.5 mm push */
 
 static const double PI = 3.14159265358979323846;
-static const double MU_S = 0.55, NF = 0.0794610; /* physics.md §6 block: mu_s, N = m g */
+static const double MU_S = 0.55, NF = 0.0794610; /* docs/physics.md §6 block: mu_s, N = m g */
 
 /* ---- patches ------------------------------------------------------------------------------ */
 
@@ -185,16 +185,23 @@ START_TEST(test_pure_translation_and_spin_agree_exactly)
             char what[80];
             /* pure translation: |F| vs mu_s N (P13) */
             double fx = f * MU_S * NF * cos(ang), fy = f * MU_S * NF * sin(ang);
-            ck_assert_int_eq(pf_stick_planar(d, MU_S, NF, &body, fx, fy, 0.0, &ca, NULL), PF_OK);
-            ck_assert_int_eq(pf_stick_planar_limit(d, MU_S, NF, &body, fx, fy, 0.0, &lim, NULL),
+            ck_assert_int_eq(
+                pf_stick_planar(&(pfPlanarStickInput){d, MU_S, NF, body, fx, fy, 0.0}, &ca, NULL),
+                PF_OK);
+            ck_assert_int_eq(pf_stick_planar_limit(
+                                 &(pfPlanarStickInput){d, MU_S, NF, body, fx, fy, 0.0}, &lim, NULL),
                              PF_OK);
             snprintf(what, sizeof what, "shape %d translation x %g", d->shape, f);
             assert_same(&ca, &lim, what);
             ck_assert_int_eq(lim.pure_translation, 1);
             if (f != 1.0) ck_assert_int_eq(lim.sticks, f < 1.0);
             pfTwist a = {fx / mass, fy / mass, 0.0};
-            ck_assert_int_eq(pf_stick_general(d, MU_S, NF, A, a, &ca, NULL), PF_OK);
-            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, a, NULL, 0, &lim, NULL), PF_OK);
+            ck_assert_int_eq(
+                pf_stick_general(&(pfGeneralStickInput){d, MU_S, NF, A, a, NULL, 0}, &ca, NULL),
+                PF_OK);
+            ck_assert_int_eq(pf_stick_general_limit(
+                                 &(pfGeneralStickInput){d, MU_S, NF, A, a, NULL, 0}, &lim, NULL),
+                             PF_OK);
             assert_same(&ca, &lim, what);
             /* the bare wrench form: a translation, the P13 verdict */
             pfWrench hold = {-fx, -fy, 0.0};
@@ -204,16 +211,23 @@ START_TEST(test_pure_translation_and_spin_agree_exactly)
 
             /* pure spin: |M| vs D(spin) (P9 / P11 about the centre) */
             double mz = (i % 2 ? 1.0 : -1.0) * f * dspin;
-            ck_assert_int_eq(pf_stick_planar(d, MU_S, NF, &body, 0.0, 0.0, mz, &ca, NULL), PF_OK);
-            ck_assert_int_eq(pf_stick_planar_limit(d, MU_S, NF, &body, 0.0, 0.0, mz, &lim, NULL),
-                             PF_OK);
+            ck_assert_int_eq(
+                pf_stick_planar(&(pfPlanarStickInput){d, MU_S, NF, body, 0.0, 0.0, mz}, &ca, NULL),
+                PF_OK);
+            ck_assert_int_eq(
+                pf_stick_planar_limit(&(pfPlanarStickInput){d, MU_S, NF, body, 0.0, 0.0, mz}, &lim,
+                                      NULL),
+                PF_OK);
             snprintf(what, sizeof what, "shape %d spin x %g", d->shape, f);
             assert_same(&ca, &lim, what);
             ck_assert(lim.pure_translation == 0 && lim.ca_x == 0.0 && lim.ca_y == 0.0);
             if (f != 1.0) ck_assert_int_eq(lim.sticks, f < 1.0);
             pfTwist as = {0.0, 0.0, mz / inertia};
-            ck_assert_int_eq(pf_stick_general(d, MU_S, NF, A, as, &ca, NULL), PF_OK);
-            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, as, NULL, 0, &lim, NULL),
+            ck_assert_int_eq(
+                pf_stick_general(&(pfGeneralStickInput){d, MU_S, NF, A, as, NULL, 0}, &ca, NULL),
+                PF_OK);
+            ck_assert_int_eq(pf_stick_general_limit(
+                                 &(pfGeneralStickInput){d, MU_S, NF, A, as, NULL, 0}, &lim, NULL),
                              PF_OK);
             assert_same(&ca, &lim, what);
             pfWrench hs = {0.0, 0.0, -mz};
@@ -340,8 +354,11 @@ START_TEST(test_limit_never_holds_longer_than_ca)
             double fx = pf_test_range(&rng, -1, 1), fy = pf_test_range(&rng, -1, 1),
                    mg = pf_test_range(&rng, -0.01, 0.01);
             pfStickResult ca, lim;
-            ck_assert_int_eq(pf_stick_planar(d, MU_S, NF, &body, fx, fy, mg, &ca, NULL), PF_OK);
-            ck_assert_int_eq(pf_stick_planar_limit(d, MU_S, NF, &body, fx, fy, mg, &lim, NULL),
+            ck_assert_int_eq(
+                pf_stick_planar(&(pfPlanarStickInput){d, MU_S, NF, body, fx, fy, mg}, &ca, NULL),
+                PF_OK);
+            ck_assert_int_eq(pf_stick_planar_limit(
+                                 &(pfPlanarStickInput){d, MU_S, NF, body, fx, fy, mg}, &lim, NULL),
                              PF_OK);
             double hc = load_factor(&ca), hl = load_factor(&lim);
             ck_assert_msg(hl <= hc * (1.0 + ROUNDING_REL), "limit h %.15g above CA %.15g", hl, hc);
@@ -365,7 +382,9 @@ START_TEST(test_limit_never_holds_longer_than_ca)
                          A[3] * L[0] + A[4] * L[1] + A[5] * L[2],
                          A[6] * L[0] + A[7] * L[1] + A[8] * L[2]};
             pfStickResult gl;
-            ck_assert_int_eq(pf_stick_general_limit(d, MU_S, NF, A, a, NULL, 0, &gl, NULL), PF_OK);
+            ck_assert_int_eq(pf_stick_general_limit(
+                                 &(pfGeneralStickInput){d, MU_S, NF, A, a, NULL, 0}, &gl, NULL),
+                             PF_OK);
             ck_assert_msg(fabs(load_factor(&gl) - hl) <= GENERAL_VS_PLANAR_TOL * hl,
                           "general %.15g vs planar %.15g", load_factor(&gl), hl);
             ck_assert_int_eq(gl.sticks, lim.sticks);
@@ -374,12 +393,15 @@ START_TEST(test_limit_never_holds_longer_than_ca)
            differ);
     ck_assert_int_gt(differ, 0);
 
-    /* the eccentric push of physics.md §6 at h = 2.5 mm: CA's value is 5.5 % high */
+    /* the eccentric push of docs/physics.md §6 at h = 2.5 mm: CA's value is 5.5 % high */
     pfPatchDef d = pf_test_rect(0.03, 0.01);
     pfPlanarBody blk = {0.0081, 0.0081 * (0.03 * 0.03 + 0.01 * 0.01) / 12.0, 0.0, 0.0};
     pfStickResult ca, lim;
-    ck_assert_int_eq(pf_stick_planar(&d, MU_S, NF, &blk, 0.0, 1.0, 0.0025, &ca, NULL), PF_OK);
-    ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, &blk, 0.0, 1.0, 0.0025, &lim, NULL),
+    ck_assert_int_eq(
+        pf_stick_planar(&(pfPlanarStickInput){&d, MU_S, NF, blk, 0.0, 1.0, 0.0025}, &ca, NULL),
+        PF_OK);
+    ck_assert_int_eq(pf_stick_planar_limit(
+                         &(pfPlanarStickInput){&d, MU_S, NF, blk, 0.0, 1.0, 0.0025}, &lim, NULL),
                      PF_OK);
     ck_assert(load_factor(&lim) < (1.0 - MIN_VISIBLE_DIFF) * load_factor(&ca));
 }
@@ -387,7 +409,7 @@ END_TEST
 
 START_TEST(test_reactions_restrict_the_search)
 {
-    /* A body under joints that allow only some motions (physics.md §2, generalised form): the
+    /* A body under joints that allow only some motions (docs/physics.md P31): the
      * joints supply the reaction wrenches r without limit and the incipient twist must do no
      * work on them. Closed forms for three joints on the 30 x 10 mm block, an eccentric load:
      *  - spin lock (r = pure moment): translations only, h = mu_s N / |F| (P13);
@@ -422,7 +444,8 @@ START_TEST(test_reactions_restrict_the_search)
             pfTwist a = {A[0] * L[0], A[4] * L[1], A[8] * L[2]};
             pfStickResult r;
             ck_assert_int_eq(
-                pf_stick_general_limit(&d, MU_S, NF, A, a, joints[j].r, joints[j].n, &r, NULL),
+                pf_stick_general_limit(
+                    &(pfGeneralStickInput){&d, MU_S, NF, A, a, joints[j].r, joints[j].n}, &r, NULL),
                 PF_OK);
             double h = load_factor(&r), e = joints[j].expect;
             ck_assert_msg(fabs(h - e) <= BRUTE_REL_TOL * e, "%s: h %.15g, expected %.15g",
@@ -438,7 +461,9 @@ START_TEST(test_reactions_restrict_the_search)
             }
             /* without the reactions the test sees every motion: never less strict */
             pfStickResult fr;
-            ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, NULL, 0, &fr, NULL), PF_OK);
+            ck_assert_int_eq(pf_stick_general_limit(
+                                 &(pfGeneralStickInput){&d, MU_S, NF, A, a, NULL, 0}, &fr, NULL),
+                             PF_OK);
             ck_assert(load_factor(&fr) <= h * (1.0 + ROUNDING_REL));
         }
     }
@@ -446,7 +471,8 @@ START_TEST(test_reactions_restrict_the_search)
     pfWrench sl[2] = {{0, 1, 0}, {0, 0, 1}};
     pfTwist a = {0, 1e3 / m, 0};
     pfStickResult r;
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, sl, 2, &r, NULL), PF_OK);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, A, a, sl, 2}, &r, NULL), PF_OK);
     ck_assert_int_eq(r.sticks, 1);
 }
 END_TEST
@@ -498,7 +524,8 @@ START_TEST(test_zero_and_extreme_loads)
     ck_assert_int_eq(pf_limit_set_test(&d, MU_S, NF, zero, &r, NULL), PF_OK);
     ck_assert(r.sticks == 1 && r.margin == 0.0);
     pfPlanarBody body = {0.0081, 6.75e-7, 0.0, 0.0};
-    ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, &body, 0, 0, 0, &r, NULL), PF_OK);
+    ck_assert_int_eq(
+        pf_stick_planar_limit(&(pfPlanarStickInput){&d, MU_S, NF, body, 0, 0, 0}, &r, NULL), PF_OK);
     ck_assert_int_eq(r.sticks, 1);
     /* no static capacity: any load breaks away */
     pfWrench small = {1e-9, 0, 0};
@@ -508,7 +535,8 @@ START_TEST(test_zero_and_extreme_loads)
     pfWrench huge = {1e300, -1e300, 1e298};
     ck_assert_int_eq(pf_limit_set_test(&d, MU_S, NF, huge, &r, NULL), PF_OK);
     ck_assert(r.sticks == 0 && isfinite(r.margin) && isfinite(r.incipient.w));
-    ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, &body, 1e300, 1e300, 1e300, &r, NULL),
+    ck_assert_int_eq(pf_stick_planar_limit(
+                         &(pfPlanarStickInput){&d, MU_S, NF, body, 1e300, 1e300, 1e300}, &r, NULL),
                      PF_OK);
     ck_assert(r.sticks == 0 && isfinite(r.margin));
     /* tiny loads stick */
@@ -545,40 +573,61 @@ START_TEST(test_bad_inputs)
     ck_assert(strstr(e.message, "holding.mz") != NULL);
 
     pfPlanarBody body = {0.0081, 6.75e-7, 0.0, 0.0}, nobody = {0.0, 6.75e-7, 0.0, 0.0};
-    ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, NULL, 0, 0, 0, &r, &e), PF_ERR_NULL);
-    ck_assert_str_eq(e.field, "body");
-    ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, &nobody, 0, 0, 0, &r, &e), PF_ERR_RANGE);
+    ck_assert_int_eq(pf_stick_planar_limit(NULL, &r, &e), PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "in");
+    ck_assert_int_eq(pf_stick_general_limit(NULL, &r, &e), PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "in");
+    ck_assert_int_eq(
+        pf_stick_planar_limit(&(pfPlanarStickInput){&d, MU_S, NF, nobody, 0, 0, 0}, &r, &e),
+        PF_ERR_RANGE);
     ck_assert_str_eq(e.field, "body.mass");
-    ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, &body, 0, 0, NAN, &r, &e),
-                     PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(
+        pf_stick_planar_limit(&(pfPlanarStickInput){&d, MU_S, NF, body, 0, 0, NAN}, &r, &e),
+        PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "m_g");
-    ck_assert_int_eq(pf_stick_planar_limit(&d, MU_S, NF, &body, 0, 0, 0, NULL, &e), PF_ERR_NULL);
+    ck_assert_int_eq(
+        pf_stick_planar_limit(&(pfPlanarStickInput){&d, MU_S, NF, body, 0, 0, 0}, NULL, &e),
+        PF_ERR_NULL);
 
     double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, asym[9] = {1, 0.5, 0, 0, 1, 0, 0, 0, 1};
     double indef[9] = {1, 0, 0, 0, -1, 0, 0, 0, 1};
     pfTwist a = {1, 0, 0}, anan = {0, 0, NAN};
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, NULL, a, NULL, 0, &r, &e), PF_ERR_NULL);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, NULL, a, NULL, 0}, &r, &e),
+        PF_ERR_NULL);
     ck_assert_str_eq(e.field, "A");
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, asym, a, NULL, 0, &r, &e),
-                     PF_ERR_SINGULAR);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, asym, a, NULL, 0}, &r, &e),
+        PF_ERR_SINGULAR);
     ck_assert_str_eq(e.field, "A");
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, indef, a, NULL, 0, &r, &e),
-                     PF_ERR_SINGULAR);
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, anan, NULL, 0, &r, &e),
-                     PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, indef, a, NULL, 0}, &r, &e),
+        PF_ERR_SINGULAR);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, A, anan, NULL, 0}, &r, &e),
+        PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "a_free.w");
     pfWrench reac[4] = {{0, 0, 1}, {0, 1, 0}, {1, 0, 0}, {1, 1, 1}};
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, 4, &r, &e), PF_ERR_RANGE);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, A, a, reac, 4}, &r, &e),
+        PF_ERR_RANGE);
     ck_assert_str_eq(e.field, "reaction_count");
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, -1, &r, &e), PF_ERR_RANGE);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, A, a, reac, -1}, &r, &e),
+        PF_ERR_RANGE);
     ck_assert_str_eq(e.field, "reaction_count");
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, NULL, 1, &r, &e), PF_ERR_NULL);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, A, a, NULL, 1}, &r, &e),
+        PF_ERR_NULL);
     ck_assert_str_eq(e.field, "reactions");
     reac[1].mz = NAN;
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, 2, &r, &e),
-                     PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, A, a, reac, 2}, &r, &e),
+        PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "reactions[1].mz");
-    ck_assert_int_eq(pf_stick_general_limit(&d, MU_S, NF, A, a, reac, 2, NULL, &e), PF_ERR_NULL);
+    ck_assert_int_eq(
+        pf_stick_general_limit(&(pfGeneralStickInput){&d, MU_S, NF, A, a, reac, 2}, NULL, &e),
+        PF_ERR_NULL);
 }
 END_TEST
 

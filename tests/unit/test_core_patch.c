@@ -86,10 +86,15 @@ START_TEST(bad_fields_named)
     ck_assert_str_eq(e.field, "pade.m_T");
     d = make(PF_PATCH_RECT);
     d.model = (pfModel)7;
-    ck_assert_int_eq(pf_patch_def_validate(&d, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_patch_def_validate(&d, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "model");
+    ck_assert_ptr_nonnull(strstr(e.message, "model = 7"));
     d = make((pfPatchShape)42);
-    ck_assert_int_eq(pf_patch_def_validate(&d, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_patch_def_validate(&d, &e), PF_ERR_ENUM);
+    ck_assert_str_eq(e.field, "shape");
+    ck_assert_ptr_nonnull(strstr(e.message, "shape = 42"));
+    ck_assert_str_eq(pf_strerror(PF_ERR_ENUM), "value is not one of the enumerators accepted");
+    ck_assert_str_eq(pf_strerror(PF_ERR_SHAPE), "patch shape not set");
     ck_assert_int_eq(pf_patch_def_validate(NULL, &e), PF_ERR_NULL);
     ck_assert_int_eq(pf_patch_def_validate(NULL, NULL), PF_ERR_NULL);
 }

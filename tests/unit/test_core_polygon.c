@@ -1,5 +1,5 @@
-/* Unit tests of the exact uniform-pressure convex polygon (pf_core_polygon.c, physics.md P2, P6,
- * P8, P9, P11).
+/* Unit tests of the exact uniform-pressure convex polygon (pf_core_polygon.c, docs/physics.md P2,
+ * P6, P8, P9, P11).
  *
  * Norms: forces in units of mu N, moments in mu N s with s the largest vertex distance from the
  * origin (the half-diagonal for a centred rectangle); P11 in mu_s N max(s, distance).

@@ -48,7 +48,7 @@
 /* Regularised translation reference: bisection to 1e-15 relative. */
 #define EPS_TOL 1e-11
 
-static const double MU = 0.4, NF = 0.23; /* Kardan's block (physics.md §6) */
+static const double MU = 0.4, NF = 0.23; /* Kardan's block (docs/physics.md §6) */
 
 static const pfTwist ZERO = {0.0, 0.0, 0.0};
 
@@ -109,7 +109,7 @@ static pfProjectResult project(const pfPatchDef *d, const double A[9], pfWrench 
 {
     pfProjectResult r;
     pfError e;
-    int s = pf_patch_project(d, MU, NF, A, free, ZERO, guess, &r, &e);
+    int s = pf_patch_project(&(pfProjectInput){d, MU, NF, A, free, ZERO, guess}, &r, &e);
     ck_assert_msg(s == PF_OK, "pf_patch_project: %s", e.message);
     ck_assert_msg(isfinite(r.wrench.fx) && isfinite(r.wrench.fy) && isfinite(r.wrench.mz) &&
                       isfinite(r.velocity.vx) && isfinite(r.velocity.vy) &&
@@ -535,7 +535,9 @@ START_TEST(test_other_models_converge)
             pfTwist roll = {pf_test_range(&rng, -0.4, 0.4), pf_test_range(&rng, -0.4, 0.4), 0};
             pfProjectResult r;
             pfError e;
-            ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, free, roll, NULL, &r, &e), PF_OK);
+            ck_assert_int_eq(
+                pf_patch_project(&(pfProjectInput){&d, MU, NF, A, free, roll, NULL}, &r, &e),
+                PF_OK);
             ck_assert(isfinite(r.wrench.fx) && isfinite(r.wrench.fy) && isfinite(r.wrench.mz));
             ck_assert(isfinite(r.velocity.vx) && isfinite(r.velocity.vy) && isfinite(r.velocity.w));
             if (d.eps_t > 0.0) ck_assert_int_eq(r.sticks, 0);
@@ -570,16 +572,19 @@ START_TEST(test_zero_friction_and_zero_load)
     double A[9] = {2, 0.1, 0, 0.1, 3, 0, 0, 0, 5e4};
     pfWrench free = {0.3, -0.2, 0.001}, zero = {0, 0, 0};
     pfProjectResult r;
-    ck_assert_int_eq(pf_patch_project(&d, 0.0, NF, A, free, ZERO, NULL, &r, NULL), PF_OK);
+    ck_assert_int_eq(
+        pf_patch_project(&(pfProjectInput){&d, 0.0, NF, A, free, ZERO, NULL}, &r, NULL), PF_OK);
     ck_assert(r.sticks == 0 && r.wrench.fx == 0.0 && r.wrench.fy == 0.0 && r.wrench.mz == 0.0);
     ck_assert_double_eq_tol(r.velocity.vx, -(2 * 0.3 - 0.1 * 0.2), 1e-15);
     ck_assert_double_eq_tol(r.velocity.vy, -(0.1 * 0.3 - 3 * 0.2), 1e-15);
     ck_assert_double_eq_tol(r.velocity.w, -5e4 * 0.001, 1e-12);
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, zero, ZERO, NULL, &r, NULL), PF_OK);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, A, zero, ZERO, NULL}, &r, NULL),
+                     PF_OK);
     ck_assert(r.sticks == 1 && r.velocity.vx == 0.0 && r.evaluations == 0);
     d = pf_test_disk(PF_PATCH_HERTZ_DISK, 0.003);
     d.eps_t = 0.1; /* regularised: free == 0 is the fixed point W(0) = 0 */
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, zero, ZERO, NULL, &r, NULL), PF_OK);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, A, zero, ZERO, NULL}, &r, NULL),
+                     PF_OK);
     ck_assert(r.wrench.fx == 0.0 && r.velocity.vx == 0.0);
 }
 END_TEST
@@ -591,39 +596,55 @@ START_TEST(test_bad_inputs)
     pfWrench w = {0.2, 0, 0};
     pfProjectResult r;
     pfError e;
-    ck_assert_int_eq(pf_patch_project(NULL, MU, NF, A, w, ZERO, NULL, &r, &e), PF_ERR_NULL);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){NULL, MU, NF, A, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_NULL);
     ck_assert_str_eq(e.field, "def");
-    ck_assert_int_eq(pf_patch_project(&unset, MU, NF, A, w, ZERO, NULL, &r, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_patch_project(NULL, &r, &e), PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "in");
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&unset, MU, NF, A, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_SHAPE);
     ck_assert_str_eq(e.field, "shape");
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, w, ZERO, NULL, NULL, &e), PF_ERR_NULL);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, A, w, ZERO, NULL}, NULL, &e),
+                     PF_ERR_NULL);
     ck_assert_str_eq(e.field, "out");
-    ck_assert_int_eq(pf_patch_project(&d, -0.1, NF, A, w, ZERO, NULL, &r, &e), PF_ERR_RANGE);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, -0.1, NF, A, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_RANGE);
     ck_assert_str_eq(e.field, "mu");
-    ck_assert_int_eq(pf_patch_project(&d, MU, -1.0, A, w, ZERO, NULL, &r, &e), PF_ERR_RANGE);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, -1.0, A, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_RANGE);
     ck_assert_str_eq(e.field, "normal_force");
-    ck_assert_int_eq(pf_patch_project(&d, MU, NAN, A, w, ZERO, NULL, &r, &e), PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NAN, A, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "normal_force");
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, NULL, w, ZERO, NULL, &r, &e), PF_ERR_NULL);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, NULL, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_NULL);
     ck_assert_str_eq(e.field, "A");
     double anan[9] = {1, 0, 0, 0, 1, 0, 0, 0, INFINITY};
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, anan, w, ZERO, NULL, &r, &e), PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, anan, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "A[8]");
     double asym[9] = {1, 0.5, 0, 0, 1, 0, 0, 0, 1}, indef[9] = {1, 0, 0, 0, -1, 0, 0, 0, 1};
     double sing[9] = {1, 1, 0, 1, 1, 0, 0, 0, 1};
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, asym, w, ZERO, NULL, &r, &e), PF_ERR_SINGULAR);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, asym, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_SINGULAR);
     ck_assert_str_eq(e.field, "A");
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, indef, w, ZERO, NULL, &r, &e), PF_ERR_SINGULAR);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, indef, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_SINGULAR);
     ck_assert_str_eq(e.field, "A");
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, sing, w, ZERO, NULL, &r, &e), PF_ERR_SINGULAR);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, sing, w, ZERO, NULL}, &r, &e),
+                     PF_ERR_SINGULAR);
     ck_assert(strstr(e.message, "positive definite") != NULL);
     pfWrench wn = {0, NAN, 0};
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, wn, ZERO, NULL, &r, &e), PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, A, wn, ZERO, NULL}, &r, &e),
+                     PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "free_wrench.fy");
     ck_assert(strstr(e.message, "free_wrench.fy") != NULL);
     pfTwist tn = {0, 0, INFINITY};
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, w, tn, NULL, &r, &e), PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, A, w, tn, NULL}, &r, &e),
+                     PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "rolling.w");
-    ck_assert_int_eq(pf_patch_project(&d, MU, NF, A, w, ZERO, &tn, &r, &e), PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(pf_patch_project(&(pfProjectInput){&d, MU, NF, A, w, ZERO, &tn}, &r, &e),
+                     PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "guess.w");
 }
 END_TEST
@@ -643,8 +664,9 @@ START_TEST(test_fuzz_overflowing_radius)
     pfTwist roll = {4.8199793718100693e-22, 0, 0}, guess = {0, 0, 0};
     pfProjectResult r;
     pfError e;
-    int s = pf_patch_project(&d, 4.57763671875e-05, 7.9326085198737533e+223, A, free, roll, &guess,
-                             &r, &e);
+    int s = pf_patch_project(
+        &(pfProjectInput){&d, 4.57763671875e-05, 7.9326085198737533e+223, A, free, roll, &guess},
+        &r, &e);
     ck_assert_msg(s == PF_OK || (s < 0 && e.field[0] != '\0'), "status %d", s);
     if (s == PF_OK)
         ck_assert_msg(isfinite(r.wrench.fx) && isfinite(r.wrench.fy) && isfinite(r.wrench.mz) &&
@@ -690,7 +712,8 @@ START_TEST(test_extreme_inputs_stay_finite)
                          pf_test_logsigned(&rng, 1e-30, 1e30) / rg};
         pfProjectResult r;
         pfError e;
-        int s = pf_patch_project(&d, mu, nf, A, free, roll, (i % 2) ? &guess : NULL, &r, &e);
+        int s = pf_patch_project(
+            &(pfProjectInput){&d, mu, nf, A, free, roll, (i % 2) ? &guess : NULL}, &r, &e);
         if (s != PF_OK) {
             ck_assert_msg(s < 0 && e.field[0] != '\0' && e.message[0] != '\0', "status %d", s);
             if (getenv("PF_VERBOSE")) fprintf(stderr, "%d: %s\n", i, e.message);

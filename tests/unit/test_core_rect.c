@@ -1,4 +1,5 @@
-/* Unit tests of the exact uniform-pressure rectangle (pf_core_rect.c, physics.md P2, P5-P9, P11).
+/* Unit tests of the exact uniform-pressure rectangle (pf_core_rect.c, docs/physics.md P2, P5-P9,
+ * P11).
  *
  * Norms: forces are compared in units of mu N, moments in units of mu N hd with hd the
  * half-diagonal (the largest moment arm of the patch); P11 moments in mu_s N max(hd, distance),
@@ -273,7 +274,7 @@ START_TEST(continuous_across_boundary)
 }
 END_TEST
 
-/* Maximum dissipation (physics.md §2): W(xi) minimises xi.W over the limit set, which contains
+/* Maximum dissipation (docs/physics.md §2): W(xi) minimises xi.W over the limit set, which contains
  * every W(xi'), so xi.W(xi') >= xi.W(xi) for all pairs. */
 START_TEST(limit_surface_maximum_dissipation)
 {

@@ -1,4 +1,4 @@
-/* CA stick criterion (physics.md §2, P10-P13) and its Delassus-block form.
+/* CA stick criterion (docs/physics.md §2, P10-P13) and its Delassus-block form.
  *
  * Independent references: the loads' moment about CA is computed here from statics by hand, and
  * the static capacity M_max (P11) by adaptive cubature of mu_s (N/A) |r - r_CA| over the
@@ -12,7 +12,7 @@
 
 static const double TOL_REL = 1e-9; /* relative agreement of capacities and demands */
 
-/* Kardan et al.'s block (physics.md §6). */
+/* Kardan et al.'s block (docs/physics.md §6). */
 static const double L = 0.03, W = 0.01, MASS = 0.0234, J = 1.95e-6, MU_S = 0.4, G = 9.81;
 
 typedef struct {
@@ -55,15 +55,19 @@ START_TEST(pure_translation_is_p13)
     pfError e;
     for (int k = 0; k < 16; ++k) {
         double ang = 2.0 * 3.14159265358979 * k / 16.0;
-        ck_assert_int_eq(pf_stick_planar(&def, MU_S, n, &body, 0.999 * fmax_ * cos(ang),
-                                         0.999 * fmax_ * sin(ang), 0.0, &r, &e),
-                         PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, n, body, 0.999 * fmax_ * cos(ang),
+                                                  0.999 * fmax_ * sin(ang), 0.0},
+                            &r, &e),
+            PF_OK);
         ck_assert_int_eq(r.sticks, 1);
         ck_assert_int_eq(r.pure_translation, 1);
         ck_assert_double_eq_tol(r.capacity, fmax_, TOL_REL * fmax_);
-        ck_assert_int_eq(pf_stick_planar(&def, MU_S, n, &body, 1.001 * fmax_ * cos(ang),
-                                         1.001 * fmax_ * sin(ang), 0.0, &r, &e),
-                         PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, n, body, 1.001 * fmax_ * cos(ang),
+                                                  1.001 * fmax_ * sin(ang), 0.0},
+                            &r, &e),
+            PF_OK);
         ck_assert_int_eq(r.sticks, 0);
     }
 }
@@ -89,7 +93,9 @@ START_TEST(random_loads_match_p10_p12)
         double mca = mg + (body.com_x - cax) * fy - (body.com_y - cay) * fx;
         double mmax = ref_max_moment(cax, cay, n);
         pfStickResult r;
-        ck_assert_int_eq(pf_stick_planar(&def, MU_S, n, &body, fx, fy, mg, &r, NULL), PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, n, body, fx, fy, mg}, &r, NULL),
+            PF_OK);
         ck_assert_double_eq_tol(r.ca_x, cax, 1e-9 * fmax(1.0, fabs(cax)));
         ck_assert_double_eq_tol(r.ca_y, cay, 1e-9 * fmax(1.0, fabs(cay)));
         /* demand / capacity = |M_CA| / M_max (both per unit rotation rate). */
@@ -105,7 +111,7 @@ START_TEST(random_loads_match_p10_p12)
 }
 END_TEST
 
-/* The eccentric push (physics.md §6): a force P along y applied at x = h on the long side of a
+/* The eccentric push (docs/physics.md §6): a force P along y applied at x = h on the long side of a
  * block whose mass centre is above the patch centre. CA depends on the load direction only, so
  * the breakaway force is P* = M_max(CA) / |M_CA(P = 1)|. The core's verdict must flip there. */
 START_TEST(eccentric_push_breakaway)
@@ -129,13 +135,17 @@ START_TEST(eccentric_push_breakaway)
             pstar = (ref_max_moment(cax, cay, n) / MU_S * MU) / fabs(mca);
         }
         pfStickResult r;
-        ck_assert_int_eq(pf_stick_planar(&def, MU, n, &body, 0.0, 0.999999 * pstar,
-                                         0.999999 * pstar * h, &r, NULL),
-                         PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU, n, body, 0.0, 0.999999 * pstar,
+                                                  0.999999 * pstar * h},
+                            &r, NULL),
+            PF_OK);
         ck_assert_int_eq(r.sticks, 1);
-        ck_assert_int_eq(pf_stick_planar(&def, MU, n, &body, 0.0, 1.000001 * pstar,
-                                         1.000001 * pstar * h, &r, NULL),
-                         PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU, n, body, 0.0, 1.000001 * pstar,
+                                                  1.000001 * pstar * h},
+                            &r, NULL),
+            PF_OK);
         ck_assert_int_eq(r.sticks, 0);
         /* An off-centre push breaks away at less than mu N (the block turns). */
         if (h > 0.0) ck_assert_double_lt(pstar, MU * n);
@@ -171,8 +181,12 @@ START_TEST(general_form_reduces_to_planar)
         double alpha = mg / J;
         pfTwist a = {fx / MASS - alpha * ry, fy / MASS + alpha * rx, alpha};
         pfStickResult rp, rg;
-        ck_assert_int_eq(pf_stick_planar(&def, MU_S, n, &body, fx, fy, mg, &rp, NULL), PF_OK);
-        ck_assert_int_eq(pf_stick_general(&def, MU_S, n, A, a, &rg, NULL), PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, n, body, fx, fy, mg}, &rp, NULL),
+            PF_OK);
+        ck_assert_int_eq(
+            pf_stick_general(&(pfGeneralStickInput){&def, MU_S, n, A, a, NULL, 0}, &rg, NULL),
+            PF_OK);
         ck_assert_int_eq(rp.sticks, rg.sticks);
         ck_assert_double_eq_tol(rg.demand, rp.demand, 1e-8 * rp.demand);
         ck_assert_double_eq_tol(rg.capacity, rp.capacity, 1e-8 * rp.capacity);
@@ -186,10 +200,15 @@ START_TEST(zero_load_sticks)
     pfPatchDef def = pf_test_rect(L, W);
     pfPlanarBody body = {MASS, J, 0.0, 0.0};
     pfStickResult r;
-    ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, &body, 0.0, 0.0, 0.0, &r, NULL), PF_OK);
+    ck_assert_int_eq(
+        pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, body, 0.0, 0.0, 0.0}, &r, NULL),
+        PF_OK);
     ck_assert_int_eq(r.sticks, 1);
     /* Huge loads must not overflow into a false "stick". */
-    ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, &body, 1e300, 1e300, 1e300, &r, NULL), PF_OK);
+    ck_assert_int_eq(
+        pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, body, 1e300, 1e300, 1e300}, &r,
+                        NULL),
+        PF_OK);
     ck_assert_int_eq(r.sticks, 0);
     ck_assert(isfinite(r.capacity));
 }
@@ -201,35 +220,65 @@ START_TEST(bad_inputs_rejected)
     pfPlanarBody body = {MASS, J, 0.0, 0.0};
     pfStickResult r;
     pfError e;
-    ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, NULL, 0, 0, 0, &r, &e), PF_ERR_NULL);
-    ck_assert_str_eq(e.field, "body");
+    ck_assert_int_eq(pf_stick_planar(NULL, &r, &e), PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "in");
+    ck_assert_int_eq(pf_stick_planar(&(pfPlanarStickInput){NULL, MU_S, 1.0, body, 0, 0, 0}, &r, &e),
+                     PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "def");
     pfPlanarBody bad = body;
     bad.mass = 0.0;
-    ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, &bad, 0, 0, 0, &r, &e), PF_ERR_RANGE);
+    ck_assert_int_eq(pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, bad, 0, 0, 0}, &r, &e),
+                     PF_ERR_RANGE);
     ck_assert_str_eq(e.field, "body.mass");
     bad = body;
     bad.inertia = NAN;
-    ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, &bad, 0, 0, 0, &r, &e), PF_ERR_NOT_FINITE);
-    ck_assert_str_eq(e.field, "body.inertia");
-    ck_assert_int_eq(pf_stick_planar(&def, -0.1, 1.0, &body, 0, 0, 0, &r, &e), PF_ERR_RANGE);
-    ck_assert_str_eq(e.field, "mu_s");
-    ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, &body, INFINITY, 0, 0, &r, &e),
+    ck_assert_int_eq(pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, bad, 0, 0, 0}, &r, &e),
                      PF_ERR_NOT_FINITE);
+    ck_assert_str_eq(e.field, "body.inertia");
+    ck_assert_int_eq(pf_stick_planar(&(pfPlanarStickInput){&def, -0.1, 1.0, body, 0, 0, 0}, &r, &e),
+                     PF_ERR_RANGE);
+    ck_assert_str_eq(e.field, "mu_s");
+    ck_assert_int_eq(
+        pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, body, INFINITY, 0, 0}, &r, &e),
+        PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "fx");
-    ck_assert_int_eq(pf_stick_planar(&def, MU_S, 1.0, &body, 0, 0, 0, NULL, &e), PF_ERR_NULL);
+    ck_assert_int_eq(
+        pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, body, 0, 0, 0}, NULL, &e),
+        PF_ERR_NULL);
 
     double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     pfTwist a = {1, 0, 0};
     double asym[9] = {1, 0.5, 0, 0, 1, 0, 0, 0, 1};
-    ck_assert_int_eq(pf_stick_general(&def, MU_S, 1.0, asym, a, &r, &e), PF_ERR_SINGULAR);
+    ck_assert_int_eq(
+        pf_stick_general(&(pfGeneralStickInput){&def, MU_S, 1.0, asym, a, NULL, 0}, &r, &e),
+        PF_ERR_SINGULAR);
     ck_assert_str_eq(e.field, "A");
     double indef[9] = {1, 0, 0, 0, -1, 0, 0, 0, 1};
-    ck_assert_int_eq(pf_stick_general(&def, MU_S, 1.0, indef, a, &r, &e), PF_ERR_SINGULAR);
+    ck_assert_int_eq(
+        pf_stick_general(&(pfGeneralStickInput){&def, MU_S, 1.0, indef, a, NULL, 0}, &r, &e),
+        PF_ERR_SINGULAR);
     A[4] = NAN;
-    ck_assert_int_eq(pf_stick_general(&def, MU_S, 1.0, A, a, &r, &e), PF_ERR_NOT_FINITE);
+    ck_assert_int_eq(
+        pf_stick_general(&(pfGeneralStickInput){&def, MU_S, 1.0, A, a, NULL, 0}, &r, &e),
+        PF_ERR_NOT_FINITE);
     ck_assert_str_eq(e.field, "A[4]");
+    A[4] = 1.0;
+    ck_assert_int_eq(
+        pf_stick_general(&(pfGeneralStickInput){&def, MU_S, 1.0, NULL, a, NULL, 0}, &r, &e),
+        PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "A");
+    /* the CA test has no reactions: a count meant for the limit-set test is refused, not ignored */
+    pfWrench reac = {0.0, 0.0, 1.0};
+    ck_assert_int_eq(
+        pf_stick_general(&(pfGeneralStickInput){&def, MU_S, 1.0, A, a, &reac, 1}, &r, &e),
+        PF_ERR_RANGE);
+    ck_assert_str_eq(e.field, "reaction_count");
+    ck_assert_int_eq(pf_stick_general(NULL, &r, &e), PF_ERR_NULL);
+    ck_assert_str_eq(e.field, "in");
     pfPatchDef unset = pf_default_patch_def();
-    ck_assert_int_eq(pf_stick_planar(&unset, MU_S, 1.0, &body, 0, 0, 0, &r, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(
+        pf_stick_planar(&(pfPlanarStickInput){&unset, MU_S, 1.0, body, 0, 0, 0}, &r, &e),
+        PF_ERR_SHAPE);
     ck_assert_str_eq(e.field, "shape");
 }
 END_TEST

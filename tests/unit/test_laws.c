@@ -1,19 +1,20 @@
-/* Friction laws (physics.md §5): closed forms P23/P24 for Dahl, LuGre's steady sliding force,
+/* Friction laws (docs/physics.md §5): closed forms P23/P24 for Dahl, LuGre's steady sliding force,
  * bristle-row energy balance and geometry, sawtooth values and stiction, dt sweeps, the 1-D
  * friction interface on P21's pair, and input validation. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <patchfriction/pf_laws.h>
 
 #include "pf_scenes.h"
 #include "pf_test_support.h"
 
-#define P23_TOL 1e-6             /* issue 5: force-deflection curve within 1e-6 (units of Fc) */
-#define P24_RTOL 1e-4            /* issue 5: energy per half cycle, relative */
+#define P23_TOL 1e-6             /* force-deflection curve P23 within 1e-6 (units of Fc) */
+#define P24_RTOL 1e-4            /* energy per half cycle P24, relative */
 #define LUGRE_STEADY_RTOL 1e-12  /* exact steady state of the exponential update */
-#define BRISTLE_ENERGY_RTOL 0.01 /* issue 5: loop area vs released energy */
+#define BRISTLE_ENERGY_RTOL 0.01 /* loop area vs released energy */
 #define ROUNDOFF 1e-12
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -351,7 +352,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- P21 pair */
 
-/* Tiny driver of physics.md P21 with the law-agnostic interface: body 1 on a spring a2 to the
+/* Tiny driver of docs/physics.md P21 with the law-agnostic interface: body 1 on a spring a2 to the
  * ground, body 2 on top, coupled only by the law. The sawtooth with F_h = F_l = b is exactly
  * Coulomb friction b with the implicit (acceleration-level) stick condition of P21. */
 START_TEST(test_p21_pair_first_stick)
@@ -446,7 +447,11 @@ START_TEST(test_validation_names_field)
     h.theta1 = h.theta2 = 0.0;
     ck_assert_int_eq(pf_hybrid_def_validate(&h, &err), PF_ERR_RANGE);
     pfLawDef law = pf_default_law_def(PF_LAW_NONE);
-    ck_assert_int_eq(pf_law_def_validate(&law, &err), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_law_def_validate(&law, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.field, "kind");
+    law.kind = (pfLawKind)17;
+    ck_assert_int_eq(pf_law_def_validate(&law, &err), PF_ERR_ENUM);
+    ck_assert_ptr_nonnull(strstr(err.message, "kind = 17"));
     law = pf_default_law_def(PF_LAW_LUGRE);
     pfLawState st;
     pf_law_init(&law, 0.0, &st, &err);

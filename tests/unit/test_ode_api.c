@@ -48,8 +48,13 @@ START_TEST(test_bad_materials_rejected)
 
     m = pf_ode_default_material();
     m.mode = (pfOdeMode)42;
-    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_ENUM);
     ck_assert_str_eq(err.field, "mode");
+    ck_assert_ptr_nonnull(strstr(err.message, "mode = 42"));
+    m = pf_ode_default_material();
+    m.source = (pfOdePatchSource)5;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.field, "source");
 
     m = pf_ode_default_material();
     m.rolling_d = 1.5;
@@ -86,6 +91,12 @@ START_TEST(test_bad_materials_rejected)
     ck_assert_int_eq(pf_ode_create(w, &cfg, &bad, &err), PF_ERR_RANGE);
     ck_assert_ptr_null(bad);
     ck_assert_str_eq(err.field, "drift_gain");
+    cfg = pf_ode_default_config();
+    cfg.coupling = (pfOdeCoupling)9;
+    ck_assert_int_eq(pf_ode_create(w, &cfg, &bad, &err), PF_ERR_ENUM);
+    ck_assert_ptr_null(bad);
+    ck_assert_str_eq(err.field, "coupling");
+    ck_assert_ptr_nonnull(strstr(err.message, "coupling = 9"));
 
     dGeomDestroy(g);
     pf_ode_destroy(pf);

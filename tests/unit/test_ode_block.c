@@ -9,7 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Named tolerances (the issue's requirements). */
+/* Named tolerances (what the adapter promises: no creep while stuck, exact sliding and breakaway).
+ */
 #define CREEP_TOL 1e-9            /* [m] in 10 s */
 #define ACCEL_REL_TOL 5e-3        /* sliding acceleration */
 #define BREAKAWAY_SPREAD_TOL 1e-3 /* (max - min) / mean over 0..90 deg */
@@ -139,7 +140,7 @@ START_TEST(test_breakaway_isotropic)
 }
 END_TEST
 
-/* Stock mode: the figure the issue asks to record (not a failure). */
+/* Stock mode: the spread is printed as a figure for comparison (not a failure). */
 START_TEST(test_breakaway_stock_spread_figure)
 {
     pfOdeMaterial m = pf_ode_test_material(MU_S, MU_S);
@@ -240,7 +241,7 @@ END_TEST
 
 START_TEST(test_eccentric_push_breakaway)
 {
-    /* physics.md §6: aluminium block 30 x 10 x 10 mm on steel, mu_s 0.55, mu_k 0.52 */
+    /* docs/physics.md §6: aluminium block 30 x 10 x 10 mm on steel, mu_s 0.55, mu_k 0.52 */
     const double L = 0.03, W = 0.01, H = 0.01, m = 2700.0 * L * W * H;
     const double J = m * (L * L + W * W) / 12.0, N = m * PF_ODE_TEST_G;
     pfOdeMaterial mat = pf_ode_test_material(0.55, 0.52);

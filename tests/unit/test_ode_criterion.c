@@ -1,6 +1,6 @@
-/* Adapter: the stick criterion option (pfOdeMaterial.criterion, issue 7), CA (default) and the
- * exact limit-set test, on the eccentric push of physics.md §6: an aluminium block 30 x 10 x 10 mm
- * (2700 kg/m^3) on steel, mu_s = 0.55, mu_k = 0.52, pushed perpendicular to a long side at
+/* Adapter: the stick criterion option (pfOdeMaterial.criterion), CA (default) and the
+ * exact limit-set test, on the eccentric push of docs/physics.md §6: an aluminium block 30 x 10 x
+ * 10 mm (2700 kg/m^3) on steel, mu_s = 0.55, mu_k = 0.52, pushed perpendicular to a long side at
  * distance h from the mass centre by a force that grows slowly until the block breaks away.
  *
  * Independent references, computed here from P11 (pf_rect_max_moment, the rectangle module; no
@@ -25,11 +25,11 @@
 #include <string.h>
 
 /* Named tolerances. */
-#define BREAKAWAY_REL_TOL 1e-2 /* the issue: measured breakaway within 1 % of the prediction */
+#define BREAKAWAY_REL_TOL 1e-2 /* measured breakaway within 1 % of the prediction */
 #define PREDICT_REL_TOL 1e-9   /* golden-section reference vs the core's limit-set test */
 #define CENTRE_TOL 2e-4        /* [m] adapter's reported incipient centre vs the prediction */
 
-/* The block and material of physics.md §6. */
+/* The block and material of docs/physics.md §6. */
 static const double BL = 0.03, BW = 0.01, BH = 0.01, RHO = 2700.0, MU_S = 0.55, MU_K = 0.52;
 static const double HS[5] = {0.0, 0.0025, 0.005, 0.0075, 0.010};
 static const double DT = 1e-3;
@@ -154,10 +154,14 @@ START_TEST(test_predictions_match_core)
         double f_ca = predict_ca(h), f_lim = predict_limit(h, &cx);
         pfStickResult ca, lim;
         /* unit push: capacity / demand is the breakaway force */
-        ck_assert_int_eq(pf_stick_planar(&def, MU_S, normal_force(), &body, 0, 1, h, &ca, NULL),
-                         PF_OK);
         ck_assert_int_eq(
-            pf_stick_planar_limit(&def, MU_S, normal_force(), &body, 0, 1, h, &lim, NULL), PF_OK);
+            pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, normal_force(), body, 0, 1, h}, &ca,
+                            NULL),
+            PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar_limit(&(pfPlanarStickInput){&def, MU_S, normal_force(), body, 0, 1, h},
+                                  &lim, NULL),
+            PF_OK);
         double core_ca = ca.capacity / ca.demand, core_lim = lim.capacity / lim.demand;
         printf("eccentric h = %4.1f mm: CA %.6f N (core %.6f), limit %.6f N (core %.6f, %d "
                "evaluations), limit/CA - 1 = %+.3f %%\n",
@@ -303,20 +307,20 @@ START_TEST(test_default_and_bad_criterion)
     ck_assert_int_eq(m.criterion, PF_ODE_CRITERION_CA);
     pfError e;
     m.criterion = (pfOdeCriterion)7;
-    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
     ck_assert_msg(strstr(e.message, "criterion") != NULL, "message: %s", e.message);
     m.criterion = (pfOdeCriterion)-1;
-    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_material_validate(&m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
 
     /* rejected at set time too, and the geom keeps its previous material */
     pfOdeMaterial good = material(PF_ODE_CRITERION_LIMIT);
     pfOdeTestScene s;
     pf_ode_test_box(&s, BL, BW, BH, mass(), &good, 0, DT, 0.0);
-    ck_assert_int_eq(pf_ode_set_material(s.pf, s.geom, &m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_set_material(s.pf, s.geom, &m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
-    ck_assert_int_eq(pf_ode_set_default_material(s.pf, &m, &e), PF_ERR_SHAPE);
+    ck_assert_int_eq(pf_ode_set_default_material(s.pf, &m, &e), PF_ERR_ENUM);
     ck_assert_str_eq(e.field, "criterion");
     pf_ode_test_free(&s);
 }

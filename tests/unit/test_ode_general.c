@@ -1,4 +1,4 @@
-/* Generalised holding-wrench stick test (physics.md §2) for bodies under other joints and for
+/* Generalised holding-wrench stick test (docs/physics.md P31) for bodies under other joints and for
  * patches between two dynamic bodies, for dWorldStep and dWorldQuickStep at dt = 1e-4, 1e-3 and
  * 5e-3 s. Every expected value is a closed form computed here or in
  * pf_test_closed_forms.c. */
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Named tolerances (the requirements). */
+/* Named tolerances (what the adapter promises). */
 #define CREEP_TOL 1e-9               /* [m] in 10 s */
 #define ACCEL_REL_TOL 5e-3           /* sliding acceleration */
 #define HINGE_BREAKAWAY_REL_TOL 2e-3 /* breakaway torque about the hinge (ramp: 5e-4 per step) */

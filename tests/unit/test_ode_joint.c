@@ -66,7 +66,8 @@ START_TEST(test_pendulum_matches_reference_and_p24a)
 {
     pfPendulumParams pp = pf_pendulum_default_params();
     pfError err;
-    pfPendulum *pd = pf_pendulum_create(&pp, &err);
+    pfPendulum *pd = NULL;
+    ck_assert_int_eq(pf_pendulum_create(&pp, &pd, &err), PF_OK);
     ck_assert_ptr_nonnull(pd);
     const double dt = 2e-4, T = 70.0;
     for (long k = 0; k < (long)(T / dt); ++k)
@@ -126,7 +127,8 @@ START_TEST(test_slider_lugre_holds_below_breakaway)
         pfJointFrictionDef def = pf_default_joint_friction_def();
         def.law = pf_default_law_def(PF_LAW_LUGRE);
         pfError err;
-        pfJointFriction *jf = pf_joint_friction_create(j, &def, &err);
+        pfJointFriction *jf = NULL;
+        ck_assert_int_eq(pf_joint_friction_create(j, &def, &jf, &err), PF_OK);
         ck_assert_ptr_nonnull(jf);
         for (int k = 0; k < 500; ++k) {
             dBodyAddForce(b, push * fmin(1.0, k / 200.0), 0, 0);
@@ -156,14 +158,24 @@ START_TEST(test_joint_friction_rejects_bad_input)
     dJointID ball = dJointCreateBall(w, 0);
     pfJointFrictionDef def = pf_default_joint_friction_def();
     pfError err;
-    ck_assert_ptr_null(pf_joint_friction_create(ball, &def, &err));
-    ck_assert_int_eq(err.status, PF_ERR_SHAPE);
+    pfJointFriction *jf = (pfJointFriction *)&def; /* must be reset to NULL on failure */
+    ck_assert_int_eq(pf_joint_friction_create(ball, &def, &jf, &err), PF_ERR_ENUM);
+    ck_assert_int_eq(err.status, PF_ERR_ENUM);
+    ck_assert_str_eq(err.field, "joint");
+    ck_assert_ptr_null(jf);
     dJointID h = dJointCreateHinge(w, 0);
     def.law.dahl.sigma = NAN;
-    ck_assert_ptr_null(pf_joint_friction_create(h, &def, &err));
+    ck_assert_int_eq(pf_joint_friction_create(h, &def, &jf, &err), PF_ERR_NOT_FINITE);
     ck_assert_str_eq(err.field, "sigma");
+    ck_assert_ptr_null(jf);
     def = pf_default_joint_friction_def();
-    pfJointFriction *jf = pf_joint_friction_create(h, &def, &err);
+    ck_assert_int_eq(pf_joint_friction_create(h, &def, NULL, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.field, "out");
+    def.law.kind = PF_LAW_NONE;
+    ck_assert_int_eq(pf_joint_friction_create(h, &def, &jf, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.field, "kind");
+    def = pf_default_joint_friction_def();
+    ck_assert_int_eq(pf_joint_friction_create(h, &def, &jf, &err), PF_OK);
     ck_assert_ptr_nonnull(jf);
     ck_assert_int_eq(pf_joint_friction_update(jf, 0.0, &err), PF_ERR_RANGE);
     ck_assert_str_eq(err.field, "dt");

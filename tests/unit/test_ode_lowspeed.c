@@ -1,8 +1,8 @@
 /* Adapter slip rows at low speed, where the load turns the sliding direction by tens of degrees
  * per step, for dWorldStep and dWorldQuickStep at dt = 1e-4, 1e-3 and 5e-3 s.
  *
- * Closed form: for a translating block (mass m, isotropic Coulomb friction mu N, N = m g) under a
- * load F, backward-Euler friction gives, with u = v0 + dt F/m,
+ * Closed form (docs/physics.md P37): for a translating block (mass m, isotropic Coulomb friction
+ * mu N, N = m g) under a load F, backward-Euler friction gives, with u = v0 + dt F/m,
  *     v1 = u (1 - dt mu g / |u|)   if |u| > dt mu g,   else v1 = 0,                          (BE)
  * i.e. v1 is parallel to the frictionless predicted velocity u. The adapter's slip rows must land
  * on (BE): never leave part of the load unresisted (a "kick" along the old direction's

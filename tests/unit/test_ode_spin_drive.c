@@ -6,10 +6,10 @@
  * moment is its w-independent part only,
  *     M_s = (-c_010 v_sx + c_100 v_sy) / sqrt(|v_s|^2 + eps_t^2),  c_010 = d_s/5, c_100 = d_c/5
  * (P16, lengths and velocities in units of a, (d_c, d_s) = d v_r / sqrt(|v_r|^2 + eps_r^2)),
- * and Mz = -a mu N M_s (physics.md §3) is nonzero although the spin is zero: it drives the spin
- * instead of opposing it. A target-0 spin row can only hold w_z at 0, so the adapter must apply
- * it explicitly. Expected: dw_z/dt = Mz / I, I = (2/5) m R^2 (the other friction rows act at the
- * contact point below the centre and have no moment about z; a sphere has no gyroscopic term).
+ * and Mz = -a mu N M_s (docs/physics.md §3) is nonzero although the spin is zero: it drives the
+ * spin instead of opposing it. A target-0 spin row can only hold w_z at 0, so the adapter must
+ * apply it explicitly. Expected: dw_z/dt = Mz / I, I = (2/5) m R^2 (the other friction rows act at
+ * the contact point below the centre and have no moment about z; a sphere has no gyroscopic term).
  * The total reported wrench must satisfy P2. Every expected value is computed here. */
 #include "pf_ode_test_scene.h"
 #include "pf_test_support.h"
@@ -24,7 +24,7 @@
 #define WRENCH_MZ_REL_TOL 0.01  /* reported Mz (rows + explicit part) vs P17 */
 #define FORCE_BOUND_REL 1e-9    /* |F| <= mu N (w = 0: P17's force is v_s/sqrt(|v_s|^2+eps^2)) */
 
-static const double DTS[2] = {1e-4, 1e-3}; /* the issue asks this test for these two */
+static const double DTS[2] = {1e-4, 1e-3}; /* step sizes [s] */
 
 #define BR 0.05   /* ball radius [m] */
 #define BM 0.2    /* ball mass [kg] */

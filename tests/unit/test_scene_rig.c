@@ -32,7 +32,7 @@ typedef struct RigCase {
 static const RigCase cases[] = {
     {PF_LAW_LUGRE, 0.05, 150.0, 50.0, 1e-4},
     {PF_LAW_SAWTOOTH, 0.001, 700.0, 150.0, 2e-4},
-    {PF_LAW_HYBRID, 0.1, 60.0, 20.0, 1e-4},
+    {PF_LAW_HYBRID, 0.01, 200.0, 60.0, 1e-4},
     {PF_LAW_BRISTLE, 0.001, 620.0, 150.0, 2e-4}, /* with the rig's damper c, see below */
 };
 

@@ -1,4 +1,4 @@
-/* shaking-table scene (physics.md §3) against the GSL integration of P19/P20 with the same
+/* shaking-table scene (docs/physics.md §3) against the GSL integration of P19/P20 with the same
  * Hertz model (exact P15 or Padé P17). Patch modes must track the reference's (x, y) within
  * 1 % RMS of the motion amplitude at the scene's default dt (5e-5 s: >= 100 steps per period of
  * the fastest published excitation). Stock mode's error is printed as a figure. */
@@ -12,7 +12,9 @@ static void table_case(const char *cs)
 {
     static const pfOdeMode modes[3] = {PF_ODE_MODE_EXACT, PF_ODE_MODE_PADE, PF_ODE_MODE_STOCK};
     static const char *const xy[] = {"x", "y"};
-    pfScene *probe = pf_scene_create("shaking-table", cs, PF_ODE_MODE_EXACT, NULL, 0, NULL);
+    pfScene *probe = NULL;
+    ck_assert_int_eq(pf_scene_create("shaking-table", cs, PF_ODE_MODE_EXACT, NULL, 0, &probe, NULL),
+                     PF_OK);
     ck_assert_ptr_nonnull(probe);
     double dt = pf_scene_default_dt(probe);
     pf_scene_destroy(probe);
@@ -69,7 +71,10 @@ START_TEST(test_bad_input_named)
 {
     pfError err;
     pfSceneParam kv[1] = {{"d", "2"}};
-    ck_assert_ptr_null(pf_scene_create("shaking-table", NULL, PF_ODE_MODE_EXACT, kv, 1, &err));
+    pfScene *s = (pfScene *)kv; /* must be reset to NULL on failure */
+    ck_assert_int_eq(pf_scene_create("shaking-table", NULL, PF_ODE_MODE_EXACT, kv, 1, &s, &err),
+                     PF_ERR_RANGE);
+    ck_assert_ptr_null(s);
     ck_assert_ptr_nonnull(strstr(err.message, "d=2"));
 }
 END_TEST

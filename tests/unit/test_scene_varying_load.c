@@ -1,11 +1,12 @@
 /* Varying-normal-load cases (shaking-table vertical, sliding-blocks slope-drop, coupled-masses
  * vertical) against their references (tests/support/pf_ref_varying.c), with the metrics of
- * pf-report's "Varying normal load" section (pf_ref_compare): RMS position error relative to the
- * reference's range, worst stick/slip timing error, energy drift.
+ * pf-report's "Varying normal load" section (pf_metrics_compare, scenes/pf_metrics.h): RMS
+ * position error relative to the reference's range, worst stick/slip timing error, energy drift.
  *
  * ADAPTER coupling runs in every build. SOLVER coupling needs the patched ODE: the solver tests
  * are registered only when pf_ode_solver_coupling_available() is 1; otherwise main() says so on
  * stdout and the suite has test_solver_refused in their place (which checks the refusal). */
+#include "pf_metrics.h"
 #include "pf_ref_varying.h"
 #include "scene_compare.h"
 #include "pf_test_support.h"
@@ -89,13 +90,14 @@ static void reference(const Case *c, pfRefResult *r)
     }
 }
 
-static pfRefCompare run_compare(const Case *c, const pfRefResult *ref, pfOdeMode mode,
-                                const char *coupling, SceneRun *out)
+static pfMetricsCompare run_compare(const Case *c, const pfRefResult *ref, pfOdeMode mode,
+                                    const char *coupling, SceneRun *out)
 {
     pfSceneParam kv[1] = {{"coupling", coupling}};
     scene_run(out, c->scene, c->cas, mode, kv, coupling ? 1 : 0, c->T, c->dt);
-    pfRefTrajectory tr = {out->ncol, out->cols, out->n, out->rows};
-    pfRefCompare m = pf_ref_compare(&tr, ref, PF_REF_MIN_PHASE);
+    pfTrajectory tr = {out->ncol, out->cols, out->n, out->rows};
+    pfTrajectory rt = {ref->ncol, ref->cols, ref->n, ref->rows};
+    pfMetricsCompare m = pf_metrics_compare(&tr, &rt, PF_METRICS_MIN_PHASE);
     printf("%s %-10s %-5s %-7s: RMS %.4f %% (%s), timing %.4g s (%d vs %d transitions), energy "
            "drift %.4f %% (final %+.4f %%)\n",
            c->scene, c->cas, mode_name(mode), coupling ? coupling : "auto", 100 * m.rms,
@@ -111,7 +113,7 @@ static void figures_and_adapter(const Case *c, double rms_tol, double timing_tol
     SceneRun s;
     run_compare(c, &ref, PF_ODE_MODE_STOCK, NULL, &s); /* figure only */
     scene_run_free(&s);
-    pfRefCompare a = run_compare(c, &ref, PF_ODE_MODE_EXACT, "adapter", &s);
+    pfMetricsCompare a = run_compare(c, &ref, PF_ODE_MODE_EXACT, "adapter", &s);
     ck_assert_msg(a.rms < rms_tol, "%s: RMS %g >= %g", c->cas, a.rms, rms_tol);
     if (timing_tol > 0)
         ck_assert_msg(a.timing < timing_tol, "%s: timing %g s >= %g", c->cas, a.timing, timing_tol);
@@ -157,9 +159,9 @@ static void solver_vs_adapter(const Case *c)
     pfRefResult ref;
     reference(c, &ref);
     SceneRun s;
-    pfRefCompare a = run_compare(c, &ref, PF_ODE_MODE_EXACT, "adapter", &s);
+    pfMetricsCompare a = run_compare(c, &ref, PF_ODE_MODE_EXACT, "adapter", &s);
     scene_run_free(&s);
-    pfRefCompare v = run_compare(c, &ref, PF_ODE_MODE_EXACT, "solver", &s);
+    pfMetricsCompare v = run_compare(c, &ref, PF_ODE_MODE_EXACT, "solver", &s);
     scene_run_free(&s);
     assert_not_worse("RMS", v.rms, a.rms, 0.0);
     assert_not_worse("timing", v.timing, a.timing, c->dt);
@@ -203,14 +205,15 @@ static void solver_vs_adapter_sweep(const Case *c)
         }
         snprintf(ws, sizeof ws, "%.17g", wz);
         snprintf(as, sizeof as, "%.17g", az);
-        pfRefCompare m[2];
+        pfMetricsCompare m[2];
         for (int k = 0; k < 2; ++k) {
             pfSceneParam kv[3] = {
                 {"coupling", k ? "solver" : "adapter"}, {"omega_z", ws}, {"A_z", as}};
             SceneRun s;
             scene_run(&s, c->scene, c->cas, PF_ODE_MODE_EXACT, kv, 3, c->T, c->dt);
-            pfRefTrajectory tr = {s.ncol, s.cols, s.n, s.rows};
-            m[k] = pf_ref_compare(&tr, &ref, PF_REF_MIN_PHASE);
+            pfTrajectory tr = {s.ncol, s.cols, s.n, s.rows};
+            pfTrajectory rt = {ref.ncol, ref.cols, ref.n, ref.rows};
+            m[k] = pf_metrics_compare(&tr, &rt, PF_METRICS_MIN_PHASE);
             scene_run_free(&s);
         }
         printf("%s %s omega_z %.1f rad/s: RMS adapter %.4f %% solver %.4f %%, timing adapter %.4g "
@@ -278,18 +281,24 @@ START_TEST(test_solver_refused)
         pfError err;
         memset(&err, 0, sizeof err);
         pfSceneParam kv[1] = {{"coupling", "solver"}};
-        pfScene *s = pf_scene_create(scenes[i][0], scenes[i][1], PF_ODE_MODE_EXACT, kv, 1, &err);
+        pfScene *s = NULL;
+        ck_assert_int_ne(
+            pf_scene_create(scenes[i][0], scenes[i][1], PF_ODE_MODE_EXACT, kv, 1, &s, &err), PF_OK);
         ck_assert_ptr_null(s);
         ck_assert_msg(strstr(err.message, "coupling") != NULL, "message: %s", err.message);
         ck_assert_int_ne(err.status, PF_OK);
-        s = pf_scene_create(scenes[i][0], scenes[i][1], PF_ODE_MODE_EXACT, NULL, 0, &err);
+        ck_assert_int_eq(
+            pf_scene_create(scenes[i][0], scenes[i][1], PF_ODE_MODE_EXACT, NULL, 0, &s, &err),
+            PF_OK);
         ck_assert_ptr_nonnull(s);
         ck_assert_int_eq(pf_scene_coupling(s), PF_ODE_COUPLING_ADAPTER);
         pf_scene_destroy(s);
     }
     pfError err;
     pfSceneParam bad[1] = {{"coupling", "magic"}};
-    ck_assert_ptr_null(pf_scene_create("coupled-masses", NULL, PF_ODE_MODE_EXACT, bad, 1, &err));
+    ck_assert_int_ne(pf_scene_create("coupled-masses", NULL, PF_ODE_MODE_EXACT, bad, 1,
+                                     &(pfScene *){NULL}, &err),
+                     PF_OK);
     ck_assert_ptr_nonnull(strstr(err.message, "coupling=magic"));
 }
 END_TEST

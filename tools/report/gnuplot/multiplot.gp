@@ -1,0 +1,1 @@
+set multiplot layout @ROWS@,@COLS@ title '@TITLE@'

@@ -1,0 +1,4 @@
+set title '@TITLE@'
+set xlabel '@XLABEL@'
+set ylabel '@YLABEL@'
+plot @PLOTS@
