@@ -24,13 +24,20 @@ static int is_law_scene(const char *s)
     return !strcmp(s, "friction-rig") || !strcmp(s, "pendulum");
 }
 
+/* Multi-body scenes (stack, ...) have no pf-reference counterpart: they are compared with stock
+ * friction and with their closed forms in their own section, not in the literature table. */
+static int is_multibody_scene(const char *s)
+{
+    return !strcmp(s, "stack") || !strcmp(s, "bin") || !strcmp(s, "pinch");
+}
+
 static void plan(pfrReport *r)
 {
     r->cases = pfr_alloc(sizeof *r->cases * PFR_MAX_SCENES * PFR_MAX_CASES);
     double dur = r->quick ? QUICK_DURATION : 0.0;
     for (int i = 0; i < r->nscenes; ++i) {
         const pfrScene *sc = &r->scenes[i];
-        if (is_law_scene(sc->name)) continue;
+        if (is_law_scene(sc->name) || is_multibody_scene(sc->name)) continue;
         if (sc->ncases == 0) {
             pfr_note(r, "- scene **%s**: %s lists no cases (not implemented yet); skipped.\n",
                      sc->name, r->how);
