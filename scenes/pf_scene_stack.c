@@ -6,6 +6,7 @@
  *   two-box:      a cube on a cube.
  *   tower:        ten cubes, aligned.
  *   tower-offset: ten cubes placed with uniform random offsets of +-2 mm and +-2 degrees (seed).
+ * seed also seeds ODE's random generator, which orders QuickStep's rows.
  *   pyramid:      fifteen cubes in rows of 5-4-3-2-1, each upper cube on two below (half faces),
  *                 neighbours in a row 1 mm apart.
  *   feet:         a 1 kg body on two box feet 0.05 x 0.2 x 0.1 m, 0.3 m apart (one body, two
@@ -131,6 +132,9 @@ static int st_build(pfScene *s, pfError *err)
     s->quick = k->quick;
 
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
+    /* QuickStep visits the rows in a random order (ODE's generator): restart it, so a run is
+     * repeatable whatever ran before in the process; seed varies it */
+    dRandSetSeed(k->seed);
     /* ODE's defaults, as a user starts (the literature scenes use a 0.1 mm surface layer) */
     dWorldSetContactSurfaceLayer(s->world, 0.0);
     pfOdeMaterial m = pf_ode_default_material();

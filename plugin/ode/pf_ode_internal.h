@@ -4,6 +4,9 @@
 
 #include <patchfriction/pf_ode.h>
 
+/// Measured normal forces a held patch's capacity looks back over.
+#define PF_ODE_N_RECENT 4
+
 /// Combined material of a geom pair (pf_ode_combine).
 typedef struct pfOdePairMaterial {
     double mu_s, mu_k;
@@ -52,12 +55,13 @@ typedef struct pfOdePair {
 
     /* persistent */
     pfOdePatchState state;
-    int has_n;                     ///< normal force measured in the previous step
-    double n_meas;                 ///< [N]
-    double anchor1[3], anchor2[3]; ///< stick anchor: body-1 local point, body-2 local or world
-    double axis1[3], axis2[3];     ///< stick anchor: patch x in body-1 / body-2 (or world) frame
-    double nrm1[3], nrm2[3];       ///< stick anchor: patch z in body-1 / body-2 (or world) frame
-    double pre_G1[3], pre_G2[3];   ///< body positions before the step (feedback torques are about)
+    int has_n;                        ///< normal force measured in the previous step
+    double n_meas;                    ///< [N]
+    double n_recent[PF_ODE_N_RECENT]; ///< the last steps' measured N, newest first [N]
+    double anchor1[3], anchor2[3];    ///< stick anchor: body-1 local point, body-2 local or world
+    double axis1[3], axis2[3];        ///< stick anchor: patch x in body-1 / body-2 (or world) frame
+    double nrm1[3], nrm2[3];          ///< stick anchor: patch z in body-1 / body-2 (or world) frame
+    double pre_G1[3], pre_G2[3]; ///< body positions before the step (feedback torques are about)
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
     double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads

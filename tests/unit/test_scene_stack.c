@@ -1,0 +1,152 @@
+/* stack scene (scenes/pf_scene_stack.c): multi-body rest under both steppers at ODE's defaults.
+ *
+ * Asserted here is what patch friction achieves today against the targets of
+ * docs/architecture.md "Stick and slip in multi-body scenes" (creep over 20 s at rest after 0.5 s
+ * of settling: at most 1e-6 m and 1e-5 rad), and, where it does not reach them yet, that it is no
+ * worse than stock friction in the same run. Every figure is printed, met or not:
+ *  - dWorldStep: a box on a box and a body on two feet hold to the targets at 1 ms (feet also at
+ *    5 ms), without any ODE message (stock: none either);
+ *  - QuickStep (20 iterations): the rotation about the vertical of a stuck stack stays within
+ *    1e-5 rad (stock: 1e-3 rad); the creep, which is the stack's tilt from QuickStep's
+ *    unconverged normal rows, no larger than stock's;
+ *  - a box face resting on a plane or on a box face is a patch (no point fallback in the aligned
+ *    tower and the pyramid);
+ *  - a box on a box pushed at 0.3 and 0.9 mu_s m g holds under dWorldStep (1 ms) to 1e-6 m; under
+ *    QuickStep at 0.3 it moves less than with stock friction. */
+#include "pf_scene.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The targets (docs/architecture.md). */
+#define CREEP_M 1e-6
+#define CREEP_RAD 1e-5
+#define T_REST 20.5 /* 0.5 s settling + 20 s */
+#define T_PUSH 10.5 /* 0.5 s settling + 10 s pushed */
+
+typedef struct Run {
+    double creep, creep_rot, creep_yaw, messages, point_fraction, fastest_after_1s;
+} Run;
+
+static double metric(const pfSceneMetric *m, int n, const char *name)
+{
+    for (int i = 0; i < n; ++i)
+        if (!strcmp(m[i].name, name)) return m[i].value;
+    ck_abort_msg("metric %s missing", name);
+    return NAN;
+}
+
+static Run run(const char *cs, pfOdeMode mode, const char *stepper, double dt, double T,
+               const char *push)
+{
+    pfSceneParam kv[2] = {{"stepper", stepper}, {"push", push}};
+    pfScene *s = NULL;
+    pfError err;
+    int rc = pf_scene_create("stack", cs, mode, kv, push ? 2 : 1, &s, &err);
+    ck_assert_msg(rc == PF_OK, "%s", err.message);
+    while (pf_scene_time(s) < T - 0.5 * dt)
+        ck_assert_int_eq(pf_scene_step(s, dt, &err), PF_OK);
+    pfSceneMetric m[PF_SCENE_MAX_METRICS];
+    int n = pf_scene_metrics(s, m, PF_SCENE_MAX_METRICS);
+    Run r = {metric(m, n, "creep"),
+             metric(m, n, "creep_rot"),
+             metric(m, n, "creep_yaw"),
+             metric(m, n, "ode_messages"),
+             metric(m, n, "point_fallback_fraction"),
+             metric(m, n, "fastest_after_1s")};
+    printf("stack %-8s %-5s %-5s dt=%g%s%s: creep %.3g m, rotation %.3g rad (about z %.3g), "
+           "%g ODE messages, point fallbacks %.3g, fastest after 1 s %.3g m/s\n",
+           cs, pf_scene_mode_name(mode), stepper, dt, push ? " push=" : "", push ? push : "",
+           r.creep, r.creep_rot, r.creep_yaw, r.messages, r.point_fraction, r.fastest_after_1s);
+    pf_scene_destroy(s);
+    return r;
+}
+
+START_TEST(test_world_rest_holds)
+{
+    struct {
+        const char *cs;
+        double dt;
+    } cases[] = {{"two-box", 1e-3}, {"feet", 1e-3}, {"feet", 5e-3}};
+    for (int i = 0; i < 3; ++i) {
+        Run p = run(cases[i].cs, PF_ODE_MODE_EXACT, "world", cases[i].dt, T_REST, NULL);
+        Run st = run(cases[i].cs, PF_ODE_MODE_STOCK, "world", cases[i].dt, T_REST, NULL);
+        ck_assert_double_le(p.creep, CREEP_M);
+        ck_assert_double_le(p.creep_rot, CREEP_RAD);
+        ck_assert_double_le(p.messages, st.messages);
+        ck_assert_double_eq(p.point_fraction, 0.0);
+    }
+}
+END_TEST
+
+START_TEST(test_quick_rest_no_spin_creep)
+{
+    const char *cases[] = {"two-box", "tower"};
+    for (int i = 0; i < 2; ++i) {
+        Run p = run(cases[i], PF_ODE_MODE_EXACT, "quick", 1e-3, T_REST, NULL);
+        Run st = run(cases[i], PF_ODE_MODE_STOCK, "quick", 1e-3, T_REST, NULL);
+        ck_assert_double_le(p.creep_yaw, CREEP_RAD);
+        ck_assert_double_le(p.creep, st.creep);
+        ck_assert_double_le(p.creep_rot, st.creep_rot);
+        ck_assert_double_eq(p.point_fraction, 0.0);
+    }
+}
+END_TEST
+
+START_TEST(test_faces_are_patches)
+{
+    const char *cases[] = {"tower", "pyramid"};
+    for (int i = 0; i < 2; ++i) {
+        Run p = run(cases[i], PF_ODE_MODE_EXACT, "quick", 1e-3, 2.0, NULL);
+        ck_assert_double_eq(p.point_fraction, 0.0);
+    }
+}
+END_TEST
+
+START_TEST(test_pushed_holds)
+{
+    const char *push[] = {"0.3", "0.9"};
+    for (int i = 0; i < 2; ++i) {
+        Run w = run("pushed", PF_ODE_MODE_EXACT, "world", 1e-3, T_PUSH, push[i]);
+        ck_assert_double_le(w.creep, CREEP_M);
+    }
+    /* QuickStep at 0.9 mu_s m g is not asserted: one seed in six of ODE's row order tips the
+     * stack over (docs/architecture.md, what is still open) */
+    Run q = run("pushed", PF_ODE_MODE_EXACT, "quick", 1e-3, T_PUSH, "0.3");
+    Run qs = run("pushed", PF_ODE_MODE_STOCK, "quick", 1e-3, T_PUSH, "0.3");
+    ck_assert_double_le(q.creep, qs.creep);
+}
+END_TEST
+
+START_TEST(test_bad_stepper_is_refused)
+{
+    pfSceneParam kv[1] = {{"stepper", "fast"}};
+    pfScene *s = NULL;
+    pfError err;
+    ck_assert_int_eq(pf_scene_create("stack", "tower", PF_ODE_MODE_EXACT, kv, 1, &s, &err),
+                     PF_ERR_RANGE);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(err.message, "stepper=fast"));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *su = suite_create("scene_stack");
+    TCase *tc = tcase_create("stack");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, test_bad_stepper_is_refused);
+    tcase_add_test(tc, test_faces_are_patches);
+    tcase_add_test(tc, test_world_rest_holds);
+    tcase_add_test(tc, test_quick_rest_no_spin_creep);
+    tcase_add_test(tc, test_pushed_holds);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
