@@ -30,8 +30,8 @@
 typedef struct Search {
     pfSweepSpec sp; ///< the map's spec, metrics replaced by final_x final_y
     pfOdeMode mode;
-    int p[2];         ///< indices of the two grid parameters in sp.param
-    double tx, ty;    ///< target [m]
+    int p[2];      ///< indices of the two grid parameters in sp.param
+    double tx, ty; ///< target [m]
     long evals, max_evals;
     FILE *log;
     double best_f, best_x[2], best_final[2];
@@ -53,8 +53,8 @@ static int run_at(Search *S, double v0, double v1, double fin[2])
     pfError err;
     double m[2];
     if (pf_sweep_run(&S->sp, S->mode, kv, 2, m, NULL, &err) != PF_OK) {
-        fprintf(stderr, "pf-inverse: run at %s=%s %s=%s failed: %s\n", kv[0].key, s0, kv[1].key,
-                s1, err.message);
+        fprintf(stderr, "pf-inverse: run at %s=%s %s=%s failed: %s\n", kv[0].key, s0, kv[1].key, s1,
+                err.message);
         return -1;
     }
     fin[0] = m[0];
@@ -106,8 +106,7 @@ static double miss(const gsl_vector *x, void *params)
     double f = hypot(fin[0] - S->tx, fin[1] - S->ty) + 10.0 * out;
     S->evals++;
     if (S->log)
-        fprintf(S->log, "%ld,%.15g,%.15g,%.12g,%.12g,%.12g\n", S->evals, v0, v1, fin[0], fin[1],
-                f);
+        fprintf(S->log, "%ld,%.15g,%.15g,%.12g,%.12g,%.12g\n", S->evals, v0, v1, fin[0], fin[1], f);
     if (f < S->best_f) {
         S->best_f = f;
         S->best_x[0] = v0;
@@ -235,8 +234,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < S.sp.nparam; ++i)
         if (S.sp.param[i].kind == PF_SWEEP_GRID && ng < 2) S.p[ng++] = i;
     if (ng != 2 || S.sp.nparam != 2) {
-        fprintf(stderr, "pf-inverse: %s: expected exactly two grid parameters (the search "
-                        "variables)\n",
+        fprintf(stderr,
+                "pf-inverse: %s: expected exactly two grid parameters (the search "
+                "variables)\n",
                 spec);
         return 2;
     }
@@ -273,7 +273,8 @@ int main(int argc, char **argv)
         gsl_vector_set(step, (size_t)k, q->count > 1 ? 1.0 / (q->count - 1) : 0.1);
     }
     gsl_multimin_function fn = {miss, 2, &S};
-    gsl_multimin_fminimizer *mz = gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
+    gsl_multimin_fminimizer *mz =
+        gsl_multimin_fminimizer_alloc(gsl_multimin_fminimizer_nmsimplex2, 2);
     gsl_multimin_fminimizer_set(mz, &fn, x, step);
     int status = GSL_CONTINUE;
     long iter = 0;
@@ -300,8 +301,8 @@ int main(int argc, char **argv)
            "\"start_miss\": %.9g, \"%s\": %.9g, \"%s\": %.9g, \"final_x\": %.9g, "
            "\"final_y\": %.9g, \"miss\": %.9g, \"evals\": %ld, \"iterations\": %ld, "
            "\"converged\": %s}\n",
-           friction, tx, ty, nrows, n0, v[0], n1, v[1], fin[0], fin[1], start_miss, n0,
-           S.best_x[0], n1, S.best_x[1], S.best_final[0], S.best_final[1], S.best_f, S.evals,
-           iter, status == GSL_SUCCESS || S.best_f <= 1e-6 ? "true" : "false");
+           friction, tx, ty, nrows, n0, v[0], n1, v[1], fin[0], fin[1], start_miss, n0, S.best_x[0],
+           n1, S.best_x[1], S.best_final[0], S.best_final[1], S.best_f, S.evals, iter,
+           status == GSL_SUCCESS || S.best_f <= 1e-6 ? "true" : "false");
     return 0;
 }

@@ -98,9 +98,9 @@ typedef struct Master {
     int fd;             ///< checkpoint (append), -1 if none
     double t0, last_sync, last_progress;
     long next_progress;
-    int active;  ///< workers still working (not sent TAG_STOP)
+    int active; ///< workers still working (not sent TAG_STOP)
     int quiet;
-    int failed;  ///< rows with status "error"
+    int failed; ///< rows with status "error"
 } Master;
 
 static long next_point(Master *M)
@@ -351,8 +351,9 @@ static int checkpoint_open(Master *M, const char *path, const char *ident, int r
             char *end;
             long index = strtol(p, &end, 10);
             if (end == p || *end != ',' || index < M->first || index >= M->end) {
-                fprintf(stderr, "pf-sweep: checkpoint %s: bad line at byte %ld; delete it or "
-                                "pass --restart\n",
+                fprintf(stderr,
+                        "pf-sweep: checkpoint %s: bad line at byte %ld; delete it or "
+                        "pass --restart\n",
                         path, (long)(p - text));
                 free(text);
                 return -1;

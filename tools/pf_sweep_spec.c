@@ -112,8 +112,10 @@ static int parse_param(pfSweepSpec *sp, int line, const char *kind, char *name, 
         long count;
         if (nt != 3 || parse_num(tok[0], &v[0]) || parse_num(tok[1], &v[1]) ||
             parse_long(tok[2], &count))
-            return fail(msg, n, "line %d: grid %s = %s: expected lo hi count (finite numbers, count "
-                        "a whole number)", line, name, copy);
+            return fail(msg, n,
+                        "line %d: grid %s = %s: expected lo hi count (finite numbers, count "
+                        "a whole number)",
+                        line, name, copy);
         if (v[0] > v[1])
             return fail(msg, n, "line %d: grid %s = %s: lo %g > hi %g", line, name, copy, v[0],
                         v[1]);
@@ -165,9 +167,8 @@ static int parse_param(pfSweepSpec *sp, int line, const char *kind, char *name, 
                         copy);
         int src = find_param(sp, tok[2]);
         if (src < 0)
-            return fail(msg, n,
-                        "line %d: derived %s = %s: '%s' is not a parameter declared above", line,
-                        name, copy, tok[2]);
+            return fail(msg, n, "line %d: derived %s = %s: '%s' is not a parameter declared above",
+                        line, name, copy, tok[2]);
         p->kind = PF_SWEEP_DERIVED;
         p->a = v[0];
         p->source = src;
@@ -187,7 +188,8 @@ int pf_sweep_parse(const char *text, pfSweepSpec *sp, char *msg, size_t n)
         const char *eol = strchr(p, '\n');
         size_t len = eol ? (size_t)(eol - p) : strlen(p);
         char buf[2048];
-        if (len >= sizeof buf) return fail(msg, n, "line %d: longer than %zu bytes", line, sizeof buf);
+        if (len >= sizeof buf)
+            return fail(msg, n, "line %d: longer than %zu bytes", line, sizeof buf);
         memcpy(buf, p, len);
         buf[len] = 0;
         p = eol ? eol + 1 : p + len;
@@ -322,8 +324,7 @@ int pf_sweep_parse(const char *text, pfSweepSpec *sp, char *msg, size_t n)
             if (!strcmp(sp->set_key[j], q->name))
                 return fail(msg, n, "'%s' is both set and swept", q->name);
     }
-    if (nrandom && sp->samples == 0)
-        return fail(msg, n, "random parameters need samples = N");
+    if (nrandom && sp->samples == 0) return fail(msg, n, "random parameters need samples = N");
     if (!nrandom && sp->samples)
         return fail(msg, n, "samples = %ld but no uniform or normal parameter", sp->samples);
     if (!nrandom && have_seed) return fail(msg, n, "seed given but no uniform or normal parameter");
@@ -417,8 +418,7 @@ void pf_sweep_canonical(const pfSweepSpec *sp, char *buf, size_t n)
            sp->samples, sp->seed);
     for (int i = 0; i < sp->nparam; ++i) {
         const pfSweepParam *q = &sp->param[i];
-        append(buf, n, &len, " %s:%s=%.17g,%.17g,%d", KIND[q->kind], q->name, q->a, q->b,
-               q->count);
+        append(buf, n, &len, " %s:%s=%.17g,%.17g,%d", KIND[q->kind], q->name, q->a, q->b, q->count);
         for (int k = 0; q->kind == PF_SWEEP_LIST && k < q->count; ++k)
             append(buf, n, &len, ",%.17g", q->level[k]);
         if (q->kind == PF_SWEEP_DERIVED) append(buf, n, &len, ",%s", sp->param[q->source].name);
@@ -468,8 +468,8 @@ static int check_point(const pfSweepSpec *sp, long index, char *msg, size_t n)
     for (int i = 0; i < sp->nparam; ++i)
         kv[nkv++] = (pfSceneParam){sp->param[i].name, pt.value[i]};
     pfError err;
-    pfScene *s = pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, pt.mode, kv,
-                                 nkv, &err);
+    pfScene *s =
+        pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, pt.mode, kv, nkv, &err);
     if (!s) {
         char where[512];
         size_t len = 0;
@@ -528,8 +528,8 @@ int pf_sweep_check(const pfSweepSpec *sp, char *msg, size_t n)
     for (int i = 0; i < sp->nparam; ++i)
         kv[nkv++] = (pfSceneParam){sp->param[i].name, pt.value[i]};
     pfError err;
-    pfScene *s = pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, pt.mode, kv,
-                                 nkv, &err);
+    pfScene *s =
+        pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, pt.mode, kv, nkv, &err);
     if (!s) return fail(msg, n, "%s", err.message);
     pfSceneMetric m[PF_SCENE_MAX_METRICS];
     int nm = pf_scene_metrics(s, m, PF_SCENE_MAX_METRICS);
