@@ -1,17 +1,20 @@
 /* pf-inverse (issue 15): which vibration brings the ball to a target point at the end of the run?
  *
- * Usage: pf-inverse --spec SPEC --map MAP.csv --friction MODE --target X,Y [--out DIR]
- *                   [--max-evals N]
+ * Usage: pf-inverse --spec SPEC --map MAP.csv [--map MAP2.csv]... --friction MODE --target X,Y
+ *                   [--out DIR] [--max-evals N] [--step S]
  *
  * SPEC is the control-map sweep (tools/sweeps/control-map*.sweep): its two grid parameters are
- * the search variables and their ranges the bounds; MAP.csv is pf-sweep's output for it. Step 1,
- * the search over the map: the grid point of MODE whose (final_x, final_y) lies nearest the
- * target. Step 2, the local refinement: GSL's Nelder-Mead simplex (gsl_multimin_fminimizer_
- * nmsimplex2) on the miss distance |(final_x, final_y) - target|, in coordinates scaled to the
- * bounds ([lo, hi] -> [0, 1]), started at that point with one grid spacing as the initial step;
- * every evaluation is a full run in process through the scene API. A point outside the bounds
- * costs its clamped miss plus 10 m per unit of scaled distance outside, so the search stays in.
- * It stops when the simplex is below 1e-6 (scaled), the miss below 1 um, or after N evaluations.
+ * the search variables and their ranges the bounds; MAP.csv is pf-sweep's output for it, and any
+ * further maps are other sweeps over the same two parameters (e.g. a finer cut across the
+ * ridge of the map, tools/sweeps/ridge-cut.sweep). Step 1, the search over the maps: the point of
+ * MODE whose (final_x, final_y) lies nearest the target. Step 2, the local refinement: GSL's
+ * Nelder-Mead simplex (gsl_multimin_fminimizer_ nmsimplex2) on the miss distance |(final_x,
+ * final_y) - target|, in coordinates scaled to the bounds ([lo, hi] -> [0, 1]), started at that
+ * point with one grid spacing as the initial step; every evaluation is a full run in process
+ * through the scene API (--step S: an initial step of S in the parameters' units instead). A point
+ * outside the bounds costs its clamped miss plus 10 m per unit of scaled distance outside, so the
+ * search stays in. It stops when the simplex is below 1e-6 (scaled), the miss below 1 um, or after
+ * N evaluations.
  *
  * Writes DIR/inverse_evals.csv (every evaluation), DIR/inverse_trajectory.csv (t, x, y of the
  * refined parameters) and DIR/inverse_start_trajectory.csv (of the map's nearest point), and
@@ -176,15 +179,19 @@ static int map_nearest(const Search *S, const char *path, double v[2], double fi
 
 int main(int argc, char **argv)
 {
-    const char *spec = NULL, *map = NULL, *friction = "pade", *target = NULL, *out = ".";
+    const char *spec = NULL, *map[8], *friction = "pade", *target = NULL, *out = ".";
+    int nmap = 0;
     long max_evals = 80;
+    double step_rad = 0.0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i];
         int has = i + 1 < argc;
         if (!strcmp(a, "--spec") && has)
             spec = argv[++i];
-        else if (!strcmp(a, "--map") && has)
-            map = argv[++i];
+        else if (!strcmp(a, "--map") && has && nmap < 8)
+            map[nmap++] = argv[++i];
+        else if (!strcmp(a, "--step") && has)
+            step_rad = strtod(argv[++i], NULL);
         else if (!strcmp(a, "--friction") && has)
             friction = argv[++i];
         else if (!strcmp(a, "--target") && has)
@@ -194,8 +201,9 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--max-evals") && has)
             max_evals = strtol(argv[++i], NULL, 10);
         else {
-            fprintf(stderr, "usage: pf-inverse --spec SPEC --map MAP.csv --friction MODE "
-                            "--target X,Y [--out DIR] [--max-evals N]\n");
+            fprintf(stderr, "usage: pf-inverse --spec SPEC --map MAP.csv [--map MAP2.csv]... "
+                            "--friction MODE --target X,Y [--out DIR] [--max-evals N] "
+                            "[--step S]\n");
             return 2;
         }
     }
@@ -203,10 +211,10 @@ int main(int argc, char **argv)
     memset(&S, 0, sizeof S);
     double tx, ty;
     char tail;
-    if (!spec || !map || !target || sscanf(target, "%lf,%lf%c", &tx, &ty, &tail) != 2 ||
-        !isfinite(tx) || !isfinite(ty) || max_evals < 3) {
-        fprintf(stderr, "pf-inverse: need --spec, --map and --target X,Y (finite numbers, in m) "
-                        "and --max-evals >= 3\n");
+    if (!spec || !nmap || !target || sscanf(target, "%lf,%lf%c", &tx, &ty, &tail) != 2 ||
+        !isfinite(tx) || !isfinite(ty) || max_evals < 3 || !(step_rad >= 0.0)) {
+        fprintf(stderr, "pf-inverse: need --spec, --map and --target X,Y (finite numbers, in m), "
+                        "--max-evals >= 3 and --step >= 0\n");
         return 2;
     }
     S.tx = tx;
@@ -250,10 +258,19 @@ int main(int argc, char **argv)
     }
 
     /* 1. the search over the map */
-    double v[2], fin[2];
-    long nrows;
-    if (map_nearest(&S, map, v, fin, &nrows)) return 1;
-    double start_miss = hypot(fin[0] - tx, fin[1] - ty);
+    double v[2], fin[2], start_miss = HUGE_VAL;
+    long nrows = 0;
+    for (int i = 0; i < nmap; ++i) {
+        double vi[2], fi[2];
+        long ni;
+        if (map_nearest(&S, map[i], vi, fi, &ni)) return 1;
+        nrows += ni;
+        if (hypot(fi[0] - tx, fi[1] - ty) < start_miss) {
+            start_miss = hypot(fi[0] - tx, fi[1] - ty);
+            memcpy(v, vi, sizeof v);
+            memcpy(fin, fi, sizeof fin);
+        }
+    }
 
     /* 2. local refinement: Nelder-Mead in scaled coordinates */
     char path[4096];
@@ -270,7 +287,10 @@ int main(int argc, char **argv)
     for (int k = 0; k < 2; ++k) {
         const pfSweepParam *q = &S.sp.param[S.p[k]];
         gsl_vector_set(x, (size_t)k, q->b > q->a ? (v[k] - q->a) / (q->b - q->a) : 0.0);
-        gsl_vector_set(step, (size_t)k, q->count > 1 ? 1.0 / (q->count - 1) : 0.1);
+        if (step_rad > 0.0) /* --step: in the parameters' units */
+            gsl_vector_set(step, (size_t)k, step_rad / (q->b - q->a));
+        else
+            gsl_vector_set(step, (size_t)k, q->count > 1 ? 1.0 / (q->count - 1) : 0.1);
     }
     gsl_multimin_function fn = {miss, 2, &S};
     gsl_multimin_fminimizer *mz =

@@ -16,7 +16,7 @@
  * left behind.
  *
  * Usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE] [--limit-surfaces PF-LIMIT-SURFACES]
- *                  [--out DIR] [--quick] [--jobs N] [--timeout S]
+ *                  [--sweep PF-SWEEP] [--out DIR] [--quick] [--jobs N] [--timeout S]
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -33,6 +33,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "pf_report_sweeps.h"
 
 #define MAX_ARGS 48
 #define MAX_SCENES 16
@@ -1439,7 +1441,8 @@ static void vl_plot(const Ctx *cx, const CaseRun *cr, char *const csv[4], const 
 static void usage(FILE *f)
 {
     fputs("usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE]\n"
-          "                 [--limit-surfaces PF-LIMIT-SURFACES] [--out DIR] [--quick] [--jobs N]\n"
+          "                 [--limit-surfaces PF-LIMIT-SURFACES] [--sweep PF-SWEEP] [--out DIR]\n"
+          "                 [--quick] [--jobs N]\n"
           "                 [--timeout S]\n"
           "Runs every pf-demo scene case in stock, exact and pade friction and the reference,\n"
           "and writes DIR/README.md (default DIR: report) with CSVs and gnuplot PNGs.\n"
@@ -1452,6 +1455,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     Ctx cx = {0};
+    const char *sweep = NULL;
     cx.out = "report";
     cx.jobs = 2;
     cx.timeout = 300.0;
@@ -1464,6 +1468,8 @@ int main(int argc, char **argv)
             cx.reference = argv[++i];
         else if (!strcmp(a, "--limit-surfaces") && has)
             cx.limits = argv[++i];
+        else if (!strcmp(a, "--sweep") && has) /* issue 15: the sweeps section */
+            sweep = argv[++i];
         else if (!strcmp(a, "--out") && has)
             cx.out = argv[++i];
         else if (!strcmp(a, "--jobs") && has)
@@ -2304,6 +2310,8 @@ int main(int argc, char **argv)
                     "![limit sections](limit_sections.png)\n\n"
                     "![limit surfaces](limit_surfaces.png)\n\n");
     }
+    if (sweep && pf_report_sweeps(md, cx.out, sweep, cx.quick, cx.jobs))
+        die("the sweeps section failed (see above)");
     fprintf(md, "## Files\n\n"
                 "- `runs/`: every run's CSV, stdout (`.json`, last line = the metrics) and "
                 "stderr (`.log`)\n"
