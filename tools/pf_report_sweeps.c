@@ -20,9 +20,11 @@
 #define PF_SWEEPS_DIR "tools/sweeps"
 #endif
 
-/// Inverse search target [m] (Pade, t = 1 s): between the drift off the map's diagonal,
-/// (1.339, 0.302), and on it, (1.331, 0.370); reachable a few rad/s off the diagonal.
-static const double TARGET[2] = {1.355, 0.310};
+/// Inverse search target [m] (Pade, t = 1 s). Off the map's diagonal the ball ends near
+/// (1.339, 0.302), on it near (1.331, 0.370); a few rad/s off the diagonal it reaches a curve
+/// through about (1.359, 0.30 - 0.33) (the ridge cut): the target lies on it, 12 mm from the
+/// nearest point of the maps.
+static const double TARGET[2] = {1.3595, 0.315};
 /// The paper's measured breakaway forces [mN] (Kardan et al.) at h = 5 and 10 mm.
 static const double PAPER_MN[2] = {36.5, 27.6};
 
@@ -294,7 +296,6 @@ static int control_map(FILE *md, const Ctx *cx, const char *spec, int quick)
     }
     const char *mode[3];
     int nm = modes_of(&c, cf, mode);
-    double dmin = HUGE_VAL, dmax = -HUGE_VAL;
     fprintf(md, "### Control map: where the ball is after %s\n\n", quick ? "0.05 s" : "1 s");
     fprintf(md,
             "`pf-sweep tools/sweeps/%s` (%ld runs on %d rank%s): the ball of `shaking-table "
@@ -326,8 +327,6 @@ static int control_map(FILE *md, const Ctx *cx, const char *spec, int quick)
             prev = a;
             fprintf(f, "%.10g %.10g %.10g %.10g %.10g %.10g\n", a, b, d, dir, csv_num(&c, r, cx_),
                     csv_num(&c, r, cy));
-            dmin = fmin(dmin, d);
-            dmax = fmax(dmax, d);
             if (a == b) {
                 dsum += d;
                 rsum += dir;
@@ -352,14 +351,12 @@ static int control_map(FILE *md, const Ctx *cx, const char *spec, int quick)
             "set multiplot layout 2,%d title 'Shaking table: displacement after %s over the "
             "vibration frequencies (A_x = A_y = 1 m/s)'\n"
             "set xlabel 'omega_a [rad/s]'\nset ylabel 'omega_b [rad/s]'\nset size ratio -1\n"
+            "set xtics 600\nset ytics 600\nset format cb '%%.6g'\nset autoscale xfix\nset "
+            "autoscale yfix\n"
             "set palette rgbformulae 33,13,10\n",
             420 * nm, nm, quick ? "0.05 s" : "1 s");
     for (int row = 0; row < 2; ++row)
         for (int m = 0; m < nm; ++m) {
-            if (row == 0)
-                fprintf(gp, "set cbrange [%.10g:%.10g]\n", dmin, dmax);
-            else
-                fprintf(gp, "set autoscale cb\n");
             fprintf(gp,
                     "set title '%s: %s'\nplot 'data/sweeps/control_map_%s.dat' using 1:2:%d with "
                     "image notitle\n",
@@ -405,7 +402,7 @@ static int ridge_cut(FILE *md, const Ctx *cx)
     fprintf(gp, "reset\nset terminal pngcairo size 1100,420 font ',10' noenhanced\n"
                 "set output 'plots/sweep_ridge_cut.png'\nset datafile separator ','\nset grid\n"
                 "set multiplot layout 1,2 title 'Across the ridge: omega_a = 1100 rad/s, omega_b "
-                "from 1070 to 1130 rad/s (1 s)'\nset xlabel 'omega_b - omega_a [rad/s]'\n");
+                "from 1080 to 1120 rad/s (1 s)'\nset xlabel 'omega_b - omega_a [rad/s]'\n");
     for (int p = 0; p < 2; ++p) {
         fprintf(gp, "set ylabel '%s'\nplot ", p == 0 ? "distance [m]" : "direction [deg]");
         for (int m = 0; m < nm; ++m)
@@ -474,22 +471,34 @@ static int inverse(FILE *md, const Ctx *cx)
     char rel[PATHLEN];
     FILE *gp = open_script(cx, "sweep_inverse", rel, sizeof rel);
     if (!gp) return -1;
+    /* full paths, the last 2 cm around the target, and the miss per evaluation */
     fprintf(gp,
-            "reset\nset terminal pngcairo size 1100,440 font ',10' noenhanced\n"
+            "reset\nset terminal pngcairo size 1500,440 font ',10' noenhanced\n"
             "set output 'plots/sweep_inverse.png'\nset datafile separator ','\nset grid\n"
-            "set multiplot layout 1,2 title 'Inverse search (Pade): vibration that brings the "
-            "ball to (%.3f, %.3f) m at t = 1 s'\n"
-            "set xlabel 'x (down-slope) [m]'\nset ylabel 'y [m]'\nset key left top\n"
-            "plot 'data/sweeps/inverse_start_trajectory.csv' every ::1 using 2:3 with lines lw 1.5 "
-            "lc rgb '#999999' title sprintf('map start (%%.1f, %%.1f) rad/s', %.10g, %.10g), \\\n"
-            "     'data/sweeps/inverse_trajectory.csv' every ::1 using 2:3 with lines lw 2 lc rgb "
-            "'#1f5fbf' title sprintf('refined (%%.2f, %%.2f) rad/s', %.10g, %.10g), \\\n"
-            "     '-' using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb '#d62728' title 'target'\n"
-            "%.10g,%.10g\ne\n"
-            "set xlabel 'evaluation'\nset ylabel 'miss [m]'\nset logscale y\nset key right top\n"
-            "plot 'data/sweeps/inverse_evals.csv' every ::1 using 1:6 with linespoints pt 7 ps 0.6 "
-            "lc rgb '#1f5fbf' title 'Nelder-Mead (GSL nmsimplex2)'\nunset multiplot\n",
-            TARGET[0], TARGET[1], sa, sb, wa, wb, TARGET[0], TARGET[1]);
+            "set multiplot layout 1,3 title 'Inverse search (Pade): vibration that brings the "
+            "ball to (%.4f, %.3f) m at t = 1 s'\n"
+            "set xlabel 'x (down-slope) [m]'\nset ylabel 'y [m]'\nset key left top\n",
+            TARGET[0], TARGET[1]);
+    for (int zoom = 0; zoom < 2; ++zoom) {
+        if (zoom)
+            fprintf(gp,
+                    "set title 'near the end'\nset xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\n",
+                    TARGET[0] - 0.02, TARGET[0] + 0.005, TARGET[1] - 0.015, TARGET[1] + 0.015);
+        else
+            fprintf(gp, "set title 'paths over 1 s'\n");
+        fprintf(gp,
+                "plot 'data/sweeps/inverse_start_trajectory.csv' every ::1 using 2:3 with lines lw "
+                "1.5 lc rgb '#999999' title sprintf('map start (%%.1f, %%.1f) rad/s', %.10g, "
+                "%.10g), \\\n     'data/sweeps/inverse_trajectory.csv' every ::1 using 2:3 with "
+                "lines lw 2 lc rgb '#1f5fbf' title sprintf('refined (%%.2f, %%.2f) rad/s', %.10g, "
+                "%.10g), \\\n     '-' using 1:2 with points pt 6 ps 2.5 lw 2 lc rgb '#d62728' "
+                "title 'target'\n%.10g,%.10g\ne\n",
+                sa, sb, wa, wb, TARGET[0], TARGET[1]);
+    }
+    fprintf(gp, "set autoscale\nset title 'refinement'\nset xlabel 'evaluation'\n"
+                "set ylabel 'miss [m]'\nset logscale y\nset key right top\n"
+                "plot 'data/sweeps/inverse_evals.csv' every ::1 using 1:6 with linespoints pt 7 "
+                "ps 0.6 lc rgb '#1f5fbf' title 'Nelder-Mead (GSL nmsimplex2)'\nunset multiplot\n");
     fclose(gp);
     if (gnuplot(cx, rel)) return -1;
     fprintf(md,
