@@ -620,8 +620,8 @@ static int scaling(FILE *md, const Ctx *cx, const char *spec)
     const char *two = strstr(out, "\"ranks\": 2");
     fprintf(md,
             "### Scaling\n\n`mpiexec -np %d pf-sweep tools/sweeps/%s --bench` (the same 24 "
-            "points on rank 0 alone, then on all ranks, in one run; other programs share "
-            "the machine's cores): ",
+            "points on rank 0 alone, then on all ranks, in one run; on a machine busy with "
+            "other work the efficiency reflects the load): ",
             cx->ranks, spec);
     double r1 = json_num(out, "runs_per_s");
     if (two) {
