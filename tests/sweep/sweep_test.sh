@@ -126,11 +126,18 @@ ranks)
 term) interrupted term ;;
 kill) interrupted kill ;;
 refuse)
-  # each spec must be refused with status 2, the message naming the culprit, nothing run
+  # each spec must be refused with status 2, the message naming the culprit, nothing run; the
+  # first and the last on 2 ranks (every rank must leave cleanly), the others in one process
+  nref=0
   refused() {
     name=$1 expect=$2
+    nref=$((nref + 1))
     rc=0
-    run 2 bad.sweep --out bad.csv >bad.log 2>&1 || rc=$?
+    if [ $nref -eq 1 ] || [ $nref -eq 8 ]; then
+      run 2 bad.sweep --out bad.csv >bad.log 2>&1 || rc=$?
+    else
+      "$SWEEP" bad.sweep --out bad.csv >bad.log 2>&1 || rc=$?
+    fi
     cat bad.log
     [ $rc -eq 2 ] || fail "$name: exit status $rc, expected 2"
     grep -q "pf-sweep: bad.sweep: .*$expect" bad.log || fail "$name: message does not name '$expect'"
