@@ -626,7 +626,14 @@ static int scaling(FILE *md, const Ctx *cx, const char *spec)
     double r1 = json_num(out, "runs_per_s");
     if (two) {
         double r2 = json_num(two, "runs_per_s"), eff = json_num(out, "efficiency");
-        fprintf(md, "%.2f runs/s on 1 rank, %.2f on 2, parallel efficiency %.2f.\n\n", r1, r2, eff);
+        fprintf(md,
+                "%.2f runs/s on 1 rank, %.2f on 2, parallel efficiency %.2f. Rank 0's CPU time "
+                "per run: %.4f s alone, %.4f s with 2 ranks (wall time per run %.4f s and %.4f "
+                "s): where the two CPU figures agree, any loss of efficiency is other programs "
+                "taking the cores, not pf-sweep.\n\n",
+                r1, r2, eff, json_num(out, "rank0_cpu_s_per_run"),
+                json_num(two, "rank0_cpu_s_per_run"), json_num(out, "rank0_wall_s_per_run"),
+                json_num(two, "rank0_wall_s_per_run"));
     } else {
         fprintf(md, "%.2f runs/s on 1 rank (pf-sweep without MPI: no 2-rank figure).\n\n", r1);
     }
