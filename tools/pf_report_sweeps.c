@@ -503,7 +503,7 @@ static int inverse(FILE *md, const Ctx *cx)
     if (gnuplot(cx, rel)) return -1;
     fprintf(md,
             "### Inverse search: which vibration brings the ball to a target?\n\n"
-            "Target (Pade, t = 1 s): (x, y) = (%.3f, %.3f) m, between the drift off the diagonal "
+            "Target (Pade, t = 1 s): (x, y) = (%.4f, %.3f) m, between the drift off the diagonal "
             "and on it. `pf-inverse --spec tools/sweeps/control-map-report.sweep --map "
             "control_map.csv --map ridge_cut.csv --friction pade --target %s --step 2`: the "
             "nearest point of the two maps, then GSL's Nelder-Mead simplex (nmsimplex2) on the "
