@@ -554,28 +554,30 @@ static int do_bench(const pfSweepSpec *sp, long k)
 #endif
 }
 
-/* K points spread over the design, on rank 0: the cost of the whole sweep. */
+/* K points spread over the design, on rank 0: the cost of the whole sweep, from the CPU time
+ * of the runs (the wall time too: on a busy machine it is longer). */
 static int do_estimate(const pfSweepSpec *sp, long k)
 {
     if (g_rank != 0) return 0;
     if (k > sp->npoints) k = sp->npoints;
-    double sum = 0, lo = HUGE_VAL, hi = 0;
+    double sum = 0, lo = HUGE_VAL, hi = 0, wall = 0;
     char row[PF_SWEEP_ROW];
     pfSweepHooks hooks = {NULL, NULL, NULL, &g_stop};
     for (long i = 0; i < k; ++i) {
         long index = (long)((double)i * (double)sp->npoints / (double)k);
-        double t = now_s();
+        double t = now_s(), c = cpu_s();
         if (pf_sweep_run_point(sp, index, &hooks, row, sizeof row) != PF_OK)
             finish(128 + g_stop, 1);
-        double el = now_s() - t;
+        double el = cpu_s() - c;
+        wall += now_s() - t;
         sum += el;
         lo = fmin(lo, el);
         hi = fmax(hi, el);
     }
     double mean = sum / (double)k, cpu = mean * (double)sp->npoints;
-    printf("points: %ld; measured %ld runs spread over the design: mean %.4f s (min %.4f, max "
-           "%.4f)\n",
-           sp->npoints, k, mean, lo, hi);
+    printf("points: %ld; measured %ld runs spread over the design: mean %.4f CPU-s (min %.4f, "
+           "max %.4f; wall %.4f s)\n",
+           sp->npoints, k, mean, lo, hi, wall / (double)k);
     printf("estimated cost: %.0f CPU-seconds = %.2f CPU-hours; on %d rank%s about %.0f s wall "
            "at full efficiency\n",
            cpu, cpu / 3600.0, g_size, g_size > 1 ? "s" : "", cpu / g_size);
