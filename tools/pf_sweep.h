@@ -106,6 +106,11 @@ unsigned long long pf_sweep_hash(const char *s);
 /// Point index -> mode and values (0 <= index < npoints).
 void pf_sweep_point(const pfSweepSpec *sp, long index, pfSweepPoint *pt);
 
+/** The spec's scene and case in friction mode with the parameters kv[n]: the one place pf-sweep
+ *  creates scenes (pf_scene_create). NULL with err naming the bad value. */
+pfScene *pf_sweep_scene(const pfSweepSpec *sp, pfOdeMode mode, const pfSceneParam *kv, int n,
+                        pfError *err);
+
 /// Hooks of one run (all optional).
 typedef struct pfSweepHooks {
     void (*poll)(void *ctx);                       ///< every PF_SWEEP_POLL_STEPS steps

@@ -26,6 +26,12 @@ static int until_reached(const pfSweepSpec *sp, const pfScene *s)
     return 1;
 }
 
+pfScene *pf_sweep_scene(const pfSweepSpec *sp, pfOdeMode mode, const pfSceneParam *kv, int n,
+                        pfError *err)
+{
+    return pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, mode, kv, n, err);
+}
+
 int pf_sweep_run(const pfSweepSpec *sp, pfOdeMode mode, const pfSceneParam *extra, int nextra,
                  double *metric, const pfSweepHooks *hooks, pfError *err)
 {
@@ -40,8 +46,7 @@ int pf_sweep_run(const pfSweepSpec *sp, pfOdeMode mode, const pfSceneParam *extr
     /* ODE's dRand (QuickStep's row order) is global state: the same start for every run keeps a
      * point's result independent of what ran before it in this process */
     dRandSetSeed(0);
-    pfScene *s =
-        pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, mode, kv, nkv, err);
+    pfScene *s = pf_sweep_scene(sp, mode, kv, nkv, err);
     if (!s) return err ? err->status : PF_ERR_RANGE;
     double dt = sp->dt > 0.0 ? sp->dt : pf_scene_default_dt(s);
     double T = sp->duration > 0.0 ? sp->duration : pf_scene_default_duration(s);

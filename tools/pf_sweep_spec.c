@@ -468,8 +468,7 @@ static int check_point(const pfSweepSpec *sp, long index, char *msg, size_t n)
     for (int i = 0; i < sp->nparam; ++i)
         kv[nkv++] = (pfSceneParam){sp->param[i].name, pt.value[i]};
     pfError err;
-    pfScene *s =
-        pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, pt.mode, kv, nkv, &err);
+    pfScene *s = pf_sweep_scene(sp, pt.mode, kv, nkv, &err);
     if (!s) {
         char where[512];
         size_t len = 0;
@@ -528,8 +527,7 @@ int pf_sweep_check(const pfSweepSpec *sp, char *msg, size_t n)
     for (int i = 0; i < sp->nparam; ++i)
         kv[nkv++] = (pfSceneParam){sp->param[i].name, pt.value[i]};
     pfError err;
-    pfScene *s =
-        pf_scene_create(sp->scene, sp->case_name[0] ? sp->case_name : NULL, pt.mode, kv, nkv, &err);
+    pfScene *s = pf_sweep_scene(sp, pt.mode, kv, nkv, &err);
     if (!s) return fail(msg, n, "%s", err.message);
     pfSceneMetric m[PF_SCENE_MAX_METRICS];
     int nm = pf_scene_metrics(s, m, PF_SCENE_MAX_METRICS);
