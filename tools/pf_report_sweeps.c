@@ -572,16 +572,16 @@ static int breakaway(FILE *md, const Ctx *cx)
     char rel[PATHLEN];
     FILE *gp = open_script(cx, "sweep_breakaway", rel, sizeof rel);
     if (!gp) return -1;
-    fprintf(gp, "reset\nset terminal pngcairo size 1100,420 font ',10' noenhanced\n"
+    fprintf(gp, "reset\nset terminal pngcairo size 1100,480 font ',10' noenhanced\n"
                 "set output 'plots/sweep_breakaway.png'\nset datafile separator ','\nset grid\n"
                 "set multiplot layout 1,2 title 'Eccentric push, Monte Carlo breakaway (exact, CA "
                 "criterion): mu_s, h and mass uncertain'\nw = 0.5\nbin(x) = w * floor(x / w) + w "
-                "/ 2\nset style fill solid 0.5\nset xlabel 'breakaway force [mN]'\n"
-                "set ylabel 'runs per 0.5 mN'\nset key left top\n");
+                "/ 2\nset style fill solid 0.5\nunset xlabel\n"
+                "set ylabel 'runs per 0.5 mN'\nset key below\n");
     for (int k = 0; k < 2; ++k)
         fprintf(
             gp,
-            "set title 'h = %d mm'\nunset arrow\n"
+            "set title 'h = %d mm: breakaway force [mN]'\nunset arrow\n"
             "set arrow 1 from %.4f, graph 0 to %.4f, graph 1 nohead front lw 2.5 lc rgb '#d62728'\n"
             "set arrow 2 from %.4f, graph 0 to %.4f, graph 1 nohead front lw 1.5 dt 2 lc rgb "
             "'#000000'\nplot 'data/sweeps/%s' every ::1 using (strcol(%d) eq 'ok' ? "
