@@ -18,7 +18,7 @@
  * the README, in the order below). The parts are in report/ (report.h lists them).
  *
  * Usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE] [--limit-surfaces PF-LIMIT-SURFACES]
- *                  [--out DIR] [--quick] [--jobs N] [--timeout S]
+ *                  [--sweep PF-SWEEP] [--out DIR] [--quick] [--jobs N] [--timeout S]
  */
 #include "report/report.h"
 
@@ -29,17 +29,17 @@
 
 /* The report's sections, in README order; a new section is one more line here. */
 static const pfrSection *const PFR_SECTIONS[] = {
-    &pfr_section_header,   &pfr_section_summary, &pfr_section_varying,
-    &pfr_section_criteria, &pfr_section_scenes,  &pfr_section_rigs,
-    &pfr_section_pendulum, &pfr_section_limits,  &pfr_section_files,
+    &pfr_section_header, &pfr_section_summary, &pfr_section_varying,  &pfr_section_criteria,
+    &pfr_section_scenes, &pfr_section_rigs,    &pfr_section_pendulum, &pfr_section_limits,
+    &pfr_section_sweeps, &pfr_section_files,
 };
 #define NSECTIONS (sizeof PFR_SECTIONS / sizeof PFR_SECTIONS[0])
 
 static void usage(FILE *f)
 {
     fputs("usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE]\n"
-          "                 [--limit-surfaces PF-LIMIT-SURFACES] [--out DIR] [--quick] [--jobs N]\n"
-          "                 [--timeout S]\n"
+          "                 [--limit-surfaces PF-LIMIT-SURFACES] [--sweep PF-SWEEP] [--out DIR]\n"
+          "                 [--quick] [--jobs N] [--timeout S]\n"
           "Runs every pf-demo scene case in stock, exact and pade friction and the reference,\n"
           "and writes DIR/README.md (default DIR: report) with CSVs and gnuplot PNGs.\n"
           "  --quick   short runs and fewer cases (the CTest smoke test)\n"
@@ -63,6 +63,8 @@ static int parse_args(pfrReport *r, int argc, char **argv)
             r->reference = argv[++i];
         else if (!strcmp(a, "--limit-surfaces") && has)
             r->limits = argv[++i];
+        else if (!strcmp(a, "--sweep") && has)
+            r->sweep = argv[++i];
         else if (!strcmp(a, "--out") && has)
             r->out = argv[++i];
         else if (!strcmp(a, "--jobs") && has)
