@@ -12,7 +12,7 @@ PKGS="build-essential cmake pkg-config clang libclang-rt-14-dev
 # unpacks Debian's ode source package, patch applies patches/, and ODE's autotools build (as
 # debian/rules: autoreconf, configure --with-libccd=system) needs the rest. doxygen builds the API
 # reference (target docs, docs/CMakeLists.txt). libopenmpi-dev, openmpi-bin: pf-sweep's MPI build
-# and mpirun for its tests (issue 15); OpenMPI's launcher wants an rsh agent on the PATH even on
+# and mpirun for its tests; OpenMPI's launcher wants an rsh agent on the PATH even on
 # one machine, hence openssh-client.
 missing=""
 for p in $PKGS; do

@@ -1,4 +1,4 @@
-/* pf-inverse (issue 15): which vibration brings the ball to a target point at the end of the run?
+/* pf-inverse: which vibration brings the ball to a target point at the end of the run?
  *
  * Usage: pf-inverse --spec SPEC --map MAP.csv [--map MAP2.csv]... --friction MODE --target X,Y
  *                   [--out DIR] [--max-evals N] [--step S]

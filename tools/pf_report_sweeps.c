@@ -1,4 +1,4 @@
-/* The report's section on parameter sweeps (issue 15): pf-sweep and pf-inverse as subprocesses
+/* The report's section on parameter sweeps: pf-sweep and pf-inverse as subprocesses
  * (like the rest of pf-report), their CSVs read back, heat maps, cuts, trajectories and
  * histograms drawn with gnuplot. See pf_report_sweeps.h. */
 #define _POSIX_C_SOURCE 200809L
@@ -663,7 +663,7 @@ int pf_report_sweeps(FILE *md, const char *out, const char *pf_sweep, int quick,
         return -1;
     }
     double t0 = now_s();
-    fprintf(md, "## Parameter sweeps on MPI (issue 15)\n\n"
+    fprintf(md, "## Parameter sweeps on MPI\n\n"
                 "`pf-sweep` runs a scene over a grid or random design, in process through the "
                 "scene API, on MPI ranks with dynamic scheduling (or one process), checkpointing "
                 "as it goes; its CSV is the same for any number of ranks. How to run it on a "

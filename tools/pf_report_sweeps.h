@@ -1,4 +1,4 @@
-/* The report's section on parameter sweeps (issue 15), written by pf-report. */
+/* The report's section on parameter sweeps, written by pf-report. */
 #ifndef PF_REPORT_SWEEPS_H
 #define PF_REPORT_SWEEPS_H
 

@@ -1,4 +1,4 @@
-/* pf-sweep (issue 15): a parameter sweep of a pf-demo scene over MPI ranks, or in one process.
+/* pf-sweep: a parameter sweep of a pf-demo scene over MPI ranks, or in one process.
  *
  * Usage: [mpirun -np N] pf-sweep SPEC [--out FILE.csv] [--checkpoint FILE] [--restart] [--quiet]
  *        pf-sweep SPEC --check | --estimate [K] | --bench [K]

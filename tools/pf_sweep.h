@@ -1,4 +1,4 @@
-/* pf-sweep (issue 15): parameter sweeps of the pf-demo scenes, in process through the scene API
+/* pf-sweep: parameter sweeps of the pf-demo scenes, in process through the scene API
  * (demos/scenes/pf_scene.h), on one process or over MPI ranks. Shared by pf-sweep (pf_sweep.c),
  * pf-inverse (pf_inverse.c) and the tests.
  *

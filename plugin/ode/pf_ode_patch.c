@@ -200,7 +200,7 @@ static int clip_half_plane(double *poly, int n, double a, double b, double d)
     return m;
 }
 
-/* Patch of a box face lying flat on the other geom (issue: the contact points ODE returns for a
+/* Patch of a box face lying flat on the other geom (why: the contact points ODE returns for a
  * resting face vary from step to step, 2 to 8, as the solver rocks the box by micro-radians;
  * a patch taken from their hull would flip between a rectangle, a polygon and a point and lose
  * its stick anchor). The patch is the face's overlap with what it rests on, from the geometry:

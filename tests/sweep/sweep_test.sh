@@ -1,5 +1,5 @@
 #!/bin/sh
-# pf-sweep tests (issue 15), one CTest test per subcommand:
+# pf-sweep tests, one CTest test per subcommand:
 #   sweep_test.sh TEST PF-SWEEP PF-INVERSE WORKDIR [MPIEXEC]
 # TEST: ranks (1, 2, 3 ranks give byte-identical CSVs), term (SIGTERM mid-sweep, then resume),
 # kill (one rank SIGKILLed mid-sweep, then resume), refuse (bad ranges / unknown keys refused

@@ -1,4 +1,4 @@
-/* pf-sweep's design (issue 15, tools/pf_sweep_spec.c): grid values and point order, random draws
+/* pf-sweep's design (tools/pf_sweep_spec.c): grid values and point order, random draws
  * that depend on the seed, cell and sample only (not on the mode, nor on the order points are
  * made in), their distribution, derived parameters, and specs refused with the culprit named. */
 #include <check.h>

@@ -115,7 +115,7 @@ typedef struct pfrCase {
 typedef struct pfrReport {
     /* arguments */
     const char *demo, *reference, *limits, *out;
-    const char *sweep; ///< pf-sweep (issue 15), NULL: no sweeps section
+    const char *sweep; ///< pf-sweep, NULL: no sweeps section
     int quick, jobs;
     double timeout; ///< longest run [s]
     /* what exists */
@@ -247,7 +247,8 @@ extern const pfrSection pfr_section_scenes;   ///< per-case tables and plots of 
 extern const pfrSection pfr_section_rigs;     ///< friction rigs of the dynamic laws
 extern const pfrSection pfr_section_pendulum; ///< Dahl wire pendulum
 extern const pfrSection pfr_section_limits;   ///< limit surfaces (pf-limit-surfaces)
-extern const pfrSection pfr_section_sweeps;   ///< parameter sweeps (pf-sweep, issue 15)
+extern const pfrSection pfr_section_stacks;   ///< stacks and piles: stock vs patch
+extern const pfrSection pfr_section_sweeps;   ///< parameter sweeps (pf-sweep)
 extern const pfrSection pfr_section_files;    ///< what the report directory holds
 
 #endif

@@ -1,4 +1,4 @@
-/* Parameter sweeps on MPI (issue 15): pf-sweep and pf-inverse on the shipped specs
+/* Parameter sweeps on MPI: pf-sweep and pf-inverse on the shipped specs
  * (tools/sweeps), run, plotted and written up by pf_report_sweeps.c; analyse runs them after the
  * other sections' jobs and keeps the README part for write. */
 #include "report.h"
