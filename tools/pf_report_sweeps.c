@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "pf_report_sweeps.h"
+#include "report/report.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -51,28 +52,11 @@ static void show_tail(const char *path)
     fprintf(stderr, "%s\n", buf);
 }
 
-/* Run argv (cwd: dir) with stdout to out_path and stderr to log_path; 0 or -1 (named). */
+/* A program run through the report's one process runner (report/jobs.c); 0 on success, else
+ * the command and the end of its log on stderr and -1. */
 static int run(const char *dir, char *const argv[], const char *out_path, const char *log_path)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        if (dir && chdir(dir) != 0) _exit(125);
-        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0664);
-        int fe = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0664);
-        if (fo < 0 || fe < 0) _exit(126);
-        dup2(fo, 1);
-        dup2(fe, 2);
-        close(fo);
-        close(fe);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) return -1;
+    int status = pfr_run_wait(dir, argv, out_path, log_path);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return 0;
     fprintf(stderr, "pf-report: FAILED (sweeps):");
     for (int i = 0; argv[i]; ++i)

@@ -133,4 +133,11 @@ int pf_sweep_run_point(const pfSweepSpec *sp, long index, const pfSweepHooks *ho
 /** The CSV header line (with the newline). */
 void pf_sweep_csv_header(const pfSweepSpec *sp, char *buf, size_t n);
 
+/** Append printf output to buf (capacity n) at *len, advancing *len; nothing once full. */
+void pf_sweep_append(char *buf, size_t n, size_t *len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 #endif

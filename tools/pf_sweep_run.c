@@ -94,31 +94,16 @@ int pf_sweep_run(const pfSweepSpec *sp, pfOdeMode mode, const pfSceneParam *extr
     return rc;
 }
 
-static void append(char *buf, size_t n, size_t *len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static void append(char *buf, size_t n, size_t *len, const char *fmt, ...)
-{
-    if (*len >= n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf + *len, n - *len, fmt, ap);
-    va_end(ap);
-    if (k > 0) *len += (size_t)k;
-}
-
 void pf_sweep_csv_header(const pfSweepSpec *sp, char *buf, size_t n)
 {
     size_t len = 0;
     buf[0] = 0;
-    append(buf, n, &len, "index,friction");
+    pf_sweep_append(buf, n, &len, "index,friction");
     for (int i = 0; i < sp->nparam; ++i)
-        append(buf, n, &len, ",%s", sp->param[i].name);
+        pf_sweep_append(buf, n, &len, ",%s", sp->param[i].name);
     for (int i = 0; i < sp->nmetric; ++i)
-        append(buf, n, &len, ",%s", sp->metric[i]);
-    append(buf, n, &len, ",status\n");
+        pf_sweep_append(buf, n, &len, ",%s", sp->metric[i]);
+    pf_sweep_append(buf, n, &len, ",status\n");
 }
 
 int pf_sweep_run_point(const pfSweepSpec *sp, long index, const pfSweepHooks *hooks, char *row,
@@ -136,23 +121,23 @@ int pf_sweep_run_point(const pfSweepSpec *sp, long index, const pfSweepHooks *ho
     if (rc != PF_OK && hooks && hooks->stop && *hooks->stop) return rc;
     size_t len = 0;
     row[0] = 0;
-    append(row, n, &len, "%ld,%s", index, pf_scene_mode_name(pt.mode));
+    pf_sweep_append(row, n, &len, "%ld,%s", index, pf_scene_mode_name(pt.mode));
     for (int i = 0; i < sp->nparam; ++i)
-        append(row, n, &len, ",%s", pt.value[i]);
+        pf_sweep_append(row, n, &len, ",%s", pt.value[i]);
     for (int i = 0; i < sp->nmetric; ++i) {
         if (isfinite(metric[i]))
-            append(row, n, &len, ",%.12g", metric[i]);
+            pf_sweep_append(row, n, &len, ",%.12g", metric[i]);
         else
-            append(row, n, &len, ",nan");
+            pf_sweep_append(row, n, &len, ",nan");
     }
     if (rc == PF_OK) {
-        append(row, n, &len, ",ok\n");
+        pf_sweep_append(row, n, &len, ",ok\n");
     } else { /* one CSV cell: no commas, quotes or line breaks from the message */
         char m[sizeof err.message];
         snprintf(m, sizeof m, "%s", err.message);
         for (char *c = m; *c; ++c)
             if (*c == ',' || *c == '"' || *c == '\n' || *c == '\r') *c = ';';
-        append(row, n, &len, ",error: %s\n", m);
+        pf_sweep_append(row, n, &len, ",error: %s\n", m);
     }
     return PF_OK;
 }

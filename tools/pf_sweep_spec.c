@@ -389,12 +389,7 @@ void pf_sweep_point(const pfSweepSpec *sp, long index, pfSweepPoint *pt)
     if (r) gsl_rng_free(r);
 }
 
-static void append(char *buf, size_t n, size_t *len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-static void append(char *buf, size_t n, size_t *len, const char *fmt, ...)
+void pf_sweep_append(char *buf, size_t n, size_t *len, const char *fmt, ...)
 {
     if (*len >= n) return;
     va_list ap;
@@ -409,26 +404,28 @@ void pf_sweep_canonical(const pfSweepSpec *sp, char *buf, size_t n)
     static const char *const KIND[] = {"grid", "list", "uniform", "normal", "derived"};
     size_t len = 0;
     buf[0] = 0;
-    append(buf, n, &len, "scene=%s case=%s friction=", sp->scene, sp->case_name);
+    pf_sweep_append(buf, n, &len, "scene=%s case=%s friction=", sp->scene, sp->case_name);
     for (int i = 0; i < sp->nmodes; ++i)
-        append(buf, n, &len, "%s%s", i ? "," : "", pf_scene_mode_name(sp->mode[i]));
+        pf_sweep_append(buf, n, &len, "%s%s", i ? "," : "", pf_scene_mode_name(sp->mode[i]));
     for (int i = 0; i < sp->nset; ++i)
-        append(buf, n, &len, " set:%s=%s", sp->set_key[i], sp->set_val[i]);
-    append(buf, n, &len, " duration=%.17g dt=%.17g samples=%ld seed=%lu", sp->duration, sp->dt,
-           sp->samples, sp->seed);
+        pf_sweep_append(buf, n, &len, " set:%s=%s", sp->set_key[i], sp->set_val[i]);
+    pf_sweep_append(buf, n, &len, " duration=%.17g dt=%.17g samples=%ld seed=%lu", sp->duration,
+                    sp->dt, sp->samples, sp->seed);
     for (int i = 0; i < sp->nparam; ++i) {
         const pfSweepParam *q = &sp->param[i];
-        append(buf, n, &len, " %s:%s=%.17g,%.17g,%d", KIND[q->kind], q->name, q->a, q->b, q->count);
+        pf_sweep_append(buf, n, &len, " %s:%s=%.17g,%.17g,%d", KIND[q->kind], q->name, q->a, q->b,
+                        q->count);
         for (int k = 0; q->kind == PF_SWEEP_LIST && k < q->count; ++k)
-            append(buf, n, &len, ",%.17g", q->level[k]);
-        if (q->kind == PF_SWEEP_DERIVED) append(buf, n, &len, ",%s", sp->param[q->source].name);
+            pf_sweep_append(buf, n, &len, ",%.17g", q->level[k]);
+        if (q->kind == PF_SWEEP_DERIVED)
+            pf_sweep_append(buf, n, &len, ",%s", sp->param[q->source].name);
     }
-    append(buf, n, &len, " metrics=");
+    pf_sweep_append(buf, n, &len, " metrics=");
     for (int i = 0; i < sp->nmetric; ++i)
-        append(buf, n, &len, "%s%s", i ? "," : "", sp->metric[i]);
-    append(buf, n, &len, " until=");
+        pf_sweep_append(buf, n, &len, "%s%s", i ? "," : "", sp->metric[i]);
+    pf_sweep_append(buf, n, &len, " until=");
     for (int i = 0; i < sp->nuntil; ++i)
-        append(buf, n, &len, "%s%s", i ? "," : "", sp->until[i]);
+        pf_sweep_append(buf, n, &len, "%s%s", i ? "," : "", sp->until[i]);
 }
 
 unsigned long long pf_sweep_hash(const char *s)
@@ -453,28 +450,35 @@ static void join(const char *const *list, char *buf, size_t n)
     size_t len = 0;
     buf[0] = 0;
     for (int i = 0; list && list[i]; ++i)
-        append(buf, n, &len, "%s%s", i ? ", " : "", list[i]);
+        pf_sweep_append(buf, n, &len, "%s%s", i ? ", " : "", list[i]);
 }
 
 /* Create (and destroy) the scene of a point: the scene's own checks of every value. */
+/* The --set pairs of a point: the spec's fixed sets, then its parameters; returns the count. */
+static int point_params(const pfSweepSpec *sp, const pfSweepPoint *pt, pfSceneParam *kv)
+{
+    int nkv = 0;
+    for (int i = 0; i < sp->nset; ++i)
+        kv[nkv++] = (pfSceneParam){sp->set_key[i], sp->set_val[i]};
+    for (int i = 0; i < sp->nparam; ++i)
+        kv[nkv++] = (pfSceneParam){sp->param[i].name, pt->value[i]};
+    return nkv;
+}
+
 static int check_point(const pfSweepSpec *sp, long index, char *msg, size_t n)
 {
     pfSweepPoint pt;
     pf_sweep_point(sp, index, &pt);
     pfSceneParam kv[PF_SWEEP_MAX_SETS + PF_SWEEP_MAX_PARAMS];
-    int nkv = 0;
-    for (int i = 0; i < sp->nset; ++i)
-        kv[nkv++] = (pfSceneParam){sp->set_key[i], sp->set_val[i]};
-    for (int i = 0; i < sp->nparam; ++i)
-        kv[nkv++] = (pfSceneParam){sp->param[i].name, pt.value[i]};
+    int nkv = point_params(sp, &pt, kv);
     pfError err;
     pfScene *s = pf_sweep_scene(sp, pt.mode, kv, nkv, &err);
     if (!s) {
         char where[512];
         size_t len = 0;
-        append(where, sizeof where, &len, "friction=%s", pf_scene_mode_name(pt.mode));
+        pf_sweep_append(where, sizeof where, &len, "friction=%s", pf_scene_mode_name(pt.mode));
         for (int i = 0; i < sp->nparam; ++i)
-            append(where, sizeof where, &len, " %s=%s", sp->param[i].name, pt.value[i]);
+            pf_sweep_append(where, sizeof where, &len, " %s=%s", sp->param[i].name, pt.value[i]);
         return fail(msg, n, "point %ld (%s) is refused by the scene: %s", index, where,
                     err.message);
     }
@@ -521,11 +525,7 @@ int pf_sweep_check(const pfSweepSpec *sp, char *msg, size_t n)
     pfSweepPoint pt;
     pf_sweep_point(sp, 0, &pt);
     pfSceneParam kv[PF_SWEEP_MAX_SETS + PF_SWEEP_MAX_PARAMS];
-    int nkv = 0;
-    for (int i = 0; i < sp->nset; ++i)
-        kv[nkv++] = (pfSceneParam){sp->set_key[i], sp->set_val[i]};
-    for (int i = 0; i < sp->nparam; ++i)
-        kv[nkv++] = (pfSceneParam){sp->param[i].name, pt.value[i]};
+    int nkv = point_params(sp, &pt, kv);
     pfError err;
     pfScene *s = pf_sweep_scene(sp, pt.mode, kv, nkv, &err);
     if (!s) return fail(msg, n, "%s", err.message);

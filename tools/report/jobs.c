@@ -57,7 +57,7 @@ static pid_t spawn(const char *cwd, char *const argv[], const char *out_path, co
         dup2(fe, 2);
         close(fo);
         close(fe);
-        execv(argv[0], argv);
+        execvp(argv[0], argv); /* a bare name (mpiexec, gnuplot) is looked up on PATH */
         fprintf(stderr, "cannot execute %s: %s\n", argv[0], strerror(errno));
         _exit(127);
     }
