@@ -112,8 +112,8 @@ START_TEST(test_pushed_holds)
         Run w = run("pushed", PF_ODE_MODE_EXACT, "world", 1e-3, T_PUSH, push[i]);
         ck_assert_double_le(w.creep, CREEP_M);
     }
-    /* QuickStep at 0.9 mu_s m g is not asserted: one seed in six of ODE's row order tips the
-     * stack over (docs/architecture.md, what is still open) */
+    /* QuickStep at 0.9 mu_s m g is not asserted: in one seed in six of ODE's row order the top
+     * box moves 3.6 cm (docs/architecture.md, what is still open) */
     Run q = run("pushed", PF_ODE_MODE_EXACT, "quick", 1e-3, T_PUSH, "0.3");
     Run qs = run("pushed", PF_ODE_MODE_STOCK, "quick", 1e-3, T_PUSH, "0.3");
     ck_assert_double_le(q.creep, qs.creep);
