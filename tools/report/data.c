@@ -1,5 +1,6 @@
-/* The data of the runs: each run's CSV (a pfTrajectory) and its JSON line (jansson), and the
- * error of a case against its reference. */
+/* The data of the runs: the report's one CSV reader (a run's CSV as a pfTrajectory, pf-sweep's
+ * CSVs as text cells), each run's JSON line (jansson), and the error of a case against its
+ * reference. */
 #include "report.h"
 
 #include <math.h>
@@ -36,47 +37,75 @@ pfrJob *pfr_plan_run(pfrReport *r, const char *scene, const char *cas, const cha
     return j;
 }
 
-/* CSV with a header row and numeric cells (first column t); an empty or unparsable cell is NAN.
- * Returns 0, or -1 if the file cannot be read or is empty. */
-static int read_csv(const char *path, pfTrajectory *tb)
+int pfr_csv_read(const char *path, pfrCsv *c)
 {
-    memset(tb, 0, sizeof *tb);
+    memset(c, 0, sizeof *c);
     char *text = pfr_read_file(path);
     if (!text) return -1;
     char *save = NULL, *line = strtok_r(text, "\n", &save);
     if (!line) return -1;
-    enum { MAX_COLS = 64 };
-    char **names = pfr_alloc(sizeof *names * MAX_COLS);
-    for (char *c = line;;) {
-        char *comma = strchr(c, ',');
+    int cap = 16;
+    c->cols = pfr_alloc(sizeof *c->cols * (size_t)cap);
+    for (char *p = line;;) {
+        char *comma = strchr(p, ',');
         if (comma) *comma = '\0';
-        size_t L = strlen(c);
-        while (L && (c[L - 1] == '\r' || c[L - 1] == ' '))
-            c[--L] = '\0';
-        if (tb->ncol < MAX_COLS) names[tb->ncol++] = pfr_strdup(c);
+        size_t L = strlen(p);
+        while (L && (p[L - 1] == '\r' || p[L - 1] == ' '))
+            p[--L] = '\0';
+        if (c->ncol == cap) c->cols = pfr_realloc(c->cols, sizeof *c->cols * (size_t)(cap *= 2));
+        c->cols[c->ncol++] = p;
         if (!comma) break;
-        c = comma + 1;
+        p = comma + 1;
     }
-    long cap = 1024;
-    double *d = pfr_alloc((size_t)cap * (size_t)tb->ncol * sizeof *d);
+    long rcap = 1024;
+    c->cells = pfr_alloc((size_t)rcap * (size_t)c->ncol * sizeof *c->cells);
     while ((line = strtok_r(NULL, "\n", &save))) {
         if (*line == '\r' || *line == '\0') continue;
-        if (tb->nrow == cap) {
-            cap *= 2;
-            d = pfr_realloc(d, (size_t)cap * (size_t)tb->ncol * sizeof *d);
+        if (c->nrow == rcap) {
+            rcap *= 2;
+            c->cells = pfr_realloc(c->cells, (size_t)rcap * (size_t)c->ncol * sizeof *c->cells);
         }
-        double *row = d + tb->nrow * tb->ncol;
-        char *c = line;
-        for (int k = 0; k < tb->ncol; ++k) {
-            char *end;
-            row[k] = c ? strtod(c, &end) : NAN;
-            if (c && end == c) row[k] = NAN;
-            c = c ? strchr(c, ',') : NULL;
-            if (c) ++c;
+        char **row = c->cells + c->nrow * c->ncol;
+        char *p = line;
+        for (int k = 0; k < c->ncol; ++k) {
+            row[k] = p ? p : (char *)"";
+            char *comma = p ? strchr(p, ',') : NULL;
+            if (comma) *comma = '\0';
+            p = comma ? comma + 1 : NULL;
         }
-        tb->nrow++;
+        c->nrow++;
     }
-    tb->cols = (const char *const *)names;
+    return 0;
+}
+
+int pfr_csv_col(const pfrCsv *c, const char *name)
+{
+    for (int i = 0; i < c->ncol; ++i)
+        if (!strcmp(c->cols[i], name)) return i;
+    return -1;
+}
+
+double pfr_csv_num(const pfrCsv *c, long r, int col)
+{
+    const char *s = pfr_csv_str(c, r, col);
+    char *end;
+    double v = strtod(s, &end);
+    return end == s ? NAN : v;
+}
+
+/* A run's CSV as a trajectory: the CSV's cells as numbers. */
+static int read_trajectory(const char *path, pfTrajectory *tb)
+{
+    memset(tb, 0, sizeof *tb);
+    pfrCsv c;
+    if (pfr_csv_read(path, &c) != 0) return -1;
+    double *d = pfr_alloc((size_t)(c.nrow ? c.nrow : 1) * (size_t)c.ncol * sizeof *d);
+    for (long r = 0; r < c.nrow; ++r)
+        for (int k = 0; k < c.ncol; ++k)
+            d[r * c.ncol + k] = pfr_csv_num(&c, r, k);
+    tb->ncol = c.ncol;
+    tb->cols = (const char *const *)c.cols;
+    tb->nrow = c.nrow;
     tb->rows = d;
     return 0;
 }
@@ -89,7 +118,7 @@ void pfr_load_run(const pfrJob *j, pfTrajectory *tb, json_t **js)
         pfr_die("no JSON object on the last stdout line of: %s (see %s)", pfr_job_cmdline(j),
                 j->out_path);
     if (!tb) return;
-    if (read_csv(j->csv, tb) != 0)
+    if (read_trajectory(j->csv, tb) != 0)
         pfr_die("cannot read the CSV %s written by: %s", j->csv, pfr_job_cmdline(j));
     if (tb->nrow < 2)
         pfr_die("the CSV %s written by '%s' has fewer than two rows", j->csv, pfr_job_cmdline(j));

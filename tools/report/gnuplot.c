@@ -43,10 +43,17 @@ void pfr_gp(FILE *gp, const char *name, const char *const *kv)
     }
 }
 
-void pfr_gp_header(FILE *gp, const char *png, int w, int h)
+void pfr_gp_png(FILE *gp, const char *png, int w, int h)
 {
     const char *kv[] = {"WIDTH",  pfr_fmt("%d", w), "HEIGHT", pfr_fmt("%d", h),
                         "OUTPUT", pfr_rel(png),     NULL};
+    pfr_gp(gp, "png", kv);
+}
+
+void pfr_gp_header(FILE *gp, const char *png, int w, int h)
+{
+    pfr_gp_png(gp, png, w, h);
+    const char *kv[] = {NULL};
     pfr_gp(gp, "header", kv);
 }
 

@@ -1,5 +1,5 @@
 /* The process pool: every program pf-report runs (pf-demo, pf-reference, pf-limit-surfaces,
- * gnuplot, the --help / --list probes) goes through spawn() here. */
+ * pf-sweep, pf-inverse, gnuplot, the --help / --list probes) goes through spawn() here. */
 #include "report.h"
 
 #include <errno.h>

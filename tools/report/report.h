@@ -1,9 +1,11 @@
 /* pf-report's parts (pf_report.c runs them): arguments -> jobs -> data -> sections.
  *
  *   util.c      one-shot memory, strings and files
- *   jobs.c      the process pool (pf-demo, pf-reference, pf-limit-surfaces, gnuplot, probes)
+ *   jobs.c      the process pool (pf-demo, pf-reference, pf-limit-surfaces, pf-sweep,
+ *               pf-inverse, gnuplot, probes)
  *   discover.c  the scenes and cases pf-demo lists
- *   data.c      a run's CSV (pfTrajectory) and JSON line (jansson), the error of a case
+ *   data.c      the CSV reader (a run's CSV as a pfTrajectory), a run's JSON line (jansson),
+ *               the error of a case
  *   gnuplot.c   the gnuplot writer: templates (gnuplot/NAME.gp, built in) and plot lists
  *   section_*.c the README's sections, in the order of PFR_SECTIONS (pf_report.c)
  *
@@ -160,7 +162,29 @@ void pfr_discover(pfrReport *r);
  *  runs/SCENE__CASE__TAG.{csv,json,log}. */
 pfrJob *pfr_plan_run(pfrReport *r, const char *scene, const char *cas, const char *mode,
                      const char *tag, double duration, const char *const *sets, int nsets);
-/** The run's JSON line (and, with tb, its CSV); a run that wrote neither stops the report. */
+/// A CSV file as text: a header row of ncol names, then nrow rows of ncol cells (missing: "").
+typedef struct pfrCsv {
+    int ncol;
+    char **cols;
+    long nrow;
+    char **cells; ///< nrow x ncol
+} pfrCsv;
+/** The report's CSV reader: a header row, then a row a line (blank lines skipped; names trimmed
+ *  of trailing blanks and CR; no quoting). Returns 0, or -1 if the file cannot be read or is
+ *  empty. */
+int pfr_csv_read(const char *path, pfrCsv *c);
+/// Index of the column called name, or -1.
+int pfr_csv_col(const pfrCsv *c, const char *name);
+/// Cell (r, col) as text.
+static inline const char *pfr_csv_str(const pfrCsv *c, long r, int col)
+{
+    return c->cells[r * c->ncol + col];
+}
+/// Cell (r, col) as a number; an empty or unparsable cell is NAN.
+double pfr_csv_num(const pfrCsv *c, long r, int col);
+
+/** The run's JSON line (and, with tb, its CSV read as numbers by pfr_csv_read); a run that wrote
+ *  neither stops the report. */
 void pfr_load_run(const pfrJob *j, pfTrajectory *tb, json_t **js);
 /// A JSON value as a number: numbers, true 1, false 0, anything else (null, missing) NAN.
 double pfr_json_num(const json_t *v);
@@ -193,7 +217,9 @@ extern const size_t pfr_gp_ntemplates;
 /** Write template name (gnuplot/NAME.gp) to gp with its @KEY@ fields replaced: kv holds key,
  *  value pairs and ends with NULL. A field without a value stops the report. */
 void pfr_gp(FILE *gp, const char *name, const char *const *kv);
-/// header.gp: a fresh PNG of w x h pixels.
+/// png.gp: a fresh gnuplot state drawing a PNG of w x h pixels.
+void pfr_gp_png(FILE *gp, const char *png, int w, int h);
+/// pfr_gp_png, then header.gp: the style of the report's line plots (CSV data, grid, key).
 void pfr_gp_header(FILE *gp, const char *png, int w, int h);
 
 /// A plot command's list of curves.

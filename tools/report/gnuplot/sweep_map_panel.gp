@@ -1,0 +1,2 @@
+set title '@MODE@: @WHAT@'
+plot '@DAT@' using 1:2:@COL@ with image notitle
