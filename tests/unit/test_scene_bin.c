@@ -128,7 +128,14 @@ START_TEST(test_bin_world_5ms)
 }
 END_TEST
 
-/* The scene itself: the requested count and mix, a reproducible draw, bad keys named. */
+static void count_contacts(void *data, dGeomID a, dGeomID b)
+{
+    dContactGeom c[4];
+    *(int *)data += dCollide(a, b, 4, c, sizeof c[0]);
+}
+
+/* The scene itself: the requested count and mix, no body touching another at the start, bad keys
+ * named. */
 START_TEST(test_bin_build)
 {
     pfSceneParam kv[2] = {{"count", "120"}, {"seed", "7"}};
@@ -148,6 +155,9 @@ START_TEST(test_bin_build)
     ck_assert_int_eq(per_class[dCapsuleClass], 24);
     ck_assert_int_eq(per_class[dCylinderClass], 24);
     ck_assert_int_eq(per_class[dTriMeshClass], 24);
+    int contacts = 0; /* the walls and the ground are static: only body contacts count */
+    dSpaceCollide(pf_scene_space(s), &contacts, count_contacts);
+    ck_assert_int_eq(contacts, 0);
     pf_scene_destroy(s);
 
     pfSceneParam bad[1] = {{"stepper", "euler"}};
