@@ -830,6 +830,8 @@ int main(int argc, char **argv)
         return 2;
     }
     long scenes = 0, defects = 0, misattributed = 0;
+    char defect_seeds[4096] = "";
+    size_t nds = 0;
     long stock_by[FZ_KIND_COUNT] = {0}, patch_by[FZ_KIND_COUNT] = {0},
          defect_by[FZ_KIND_COUNT] = {0};
     for (unsigned long long seed = first; seed <= last; ++seed) {
@@ -859,6 +861,11 @@ int main(int argc, char **argv)
         } else if (d != FZ_OK) {
             ++defects;
             defect_by[d]++;
+            if (nds < sizeof defect_seeds) {
+                int k = snprintf(defect_seeds + nds, sizeof defect_seeds - nds, " %llu(%s)", seed,
+                                 kind_names[d]);
+                nds += k > 0 ? (size_t)k : 0;
+            }
             printf("DEFECT seed=%llu kind=%s | patch: %s | stock: %s | %s | replay: "
                    "pf-adapter-fuzz --seed %llu --steps %ld --replay\n",
                    seed, kind_names[d], pdesc, sdesc, line, seed, steps);
@@ -891,6 +898,7 @@ int main(int argc, char **argv)
     for (int k = 1; k < FZ_KIND_COUNT; ++k)
         printf("%s%s %ld", k > 1 ? ", " : "", kind_names[k], defect_by[k]);
     printf("); patch max speed > 10 x stock's (not counted as a defect): %ld\n", speed_blowups);
+    if (defects) printf("pf-adapter-fuzz: patch defect seeds:%s\n", defect_seeds);
     munmap(shared, sizeof(FzReport));
     if (inject != FZ_OK) {
         printf("pf-adapter-fuzz: --inject %s: %ld of %ld scenes misattributed\n",
