@@ -5,9 +5,11 @@
  * above a square bin (inner side 0.7 m, walls 0.4 m high, the floor is the ground plane z = 0),
  * each randomly oriented and shifted by up to 20 mm (the `seed` draws them), at rest and none
  * touching another. They fall, collide, pile up in the bin and come to rest within a few seconds.
- * Sizes 50-100 mm, density 1000 kg/m^3 (a 0.1 m cube is 1 kg),
- * every surface mu_s = mu_k = 0.6 (keys mu_s, mu_k), ODE's default ERP and CFM, QuickStep at its
- * default 20 iterations (stepper=quick, default) or dWorldStep (stepper=world).
+ * Bodies that bounce over the walls (the top layer falls from 2.6 m) roll on the ground outside
+ * and count in every metric; `wall` sets the wall height (default 0.4 m). Sizes 50-100 mm, density
+ * 1000 kg/m^3 (a 0.1 m cube is 1 kg), every surface mu_s = mu_k = 0.6 (keys mu_s, mu_k), ODE's
+ * default ERP and CFM, QuickStep at its default 20 iterations (stepper=quick, default) or
+ * dWorldStep (stepper=world).
  *
  * No load but gravity acts at any time, so the whole run is the "unforced phase" of the issue's
  * energy criterion. Metrics (issue 11's bin and energy figures):
@@ -39,12 +41,12 @@
 #endif
 
 static const char *const cases[] = {"drop", NULL};
-static const char *const keys[] = {"count", "seed",  "stepper",  "dt", "mu_s",
-                                   "mu_k",  "after", "coupling", NULL};
+static const char *const keys[] = {"count", "seed",  "stepper", "dt",       "mu_s",
+                                   "mu_k",  "after", "wall",    "coupling", NULL};
 
 #define BIN_G 9.81      /* gravity [m/s^2] (pfs_ode_begin) */
 #define BIN_HALF 0.35   /* half inner side of the bin [m] */
-#define BIN_WALL_H 0.4  /* wall height [m] */
+#define BIN_WALL_H 0.4  /* default wall height [m] (key wall) */
 #define BIN_WALL_T 0.05 /* wall thickness [m] */
 #define BIN_GRID 3      /* spawn grid per layer: BIN_GRID x BIN_GRID */
 /* spawn grid spacing and layer height [m]: twice the largest bounding radius (a 0.1 m cube's,
@@ -68,7 +70,7 @@ typedef enum BinKind {
 typedef struct Bin {
     int count, quick;
     unsigned long long seed;
-    double dt, mu_s, mu_k, after;
+    double dt, mu_s, mu_k, after, wall;
     dBodyID *body;
     dGeomID *geom;
     BinKind *kind;
@@ -240,6 +242,7 @@ static int bin_build(pfScene *s, pfError *err)
     b->dt = 1e-3;
     b->mu_s = b->mu_k = 0.6;
     b->after = 3.0;
+    b->wall = BIN_WALL_H;
     b->quick = 1;
     const double inf = HUGE_VAL;
     int rc;
@@ -251,6 +254,7 @@ static int bin_build(pfScene *s, pfError *err)
     PD("mu_s", &b->mu_s, 0.0, 0, inf, 0);
     PD("mu_k", &b->mu_k, 0.0, 0, inf, 0);
     PD("after", &b->after, 0.0, 0, inf, 0);
+    PD("wall", &b->wall, 0.0, 1, 100.0, 0);
 #undef PD
     if (count != floor(count) || seed != floor(seed))
         return pfs_fail(err, PF_ERR_RANGE, "bin: --set count=%g seed=%g: expected integers", count,
@@ -282,10 +286,10 @@ static int bin_build(pfScene *s, pfError *err)
     for (int w = 0; w < 4; ++w) { /* static walls (no body) around the inner square */
         double off = BIN_HALF + 0.5 * BIN_WALL_T, len = 2 * BIN_HALF + 2 * BIN_WALL_T;
         int along_x = w < 2;
-        dGeomID g = along_x ? dCreateBox(s->space, len, BIN_WALL_T, BIN_WALL_H)
-                            : dCreateBox(s->space, BIN_WALL_T, len, BIN_WALL_H);
+        dGeomID g = along_x ? dCreateBox(s->space, len, BIN_WALL_T, b->wall)
+                            : dCreateBox(s->space, BIN_WALL_T, len, b->wall);
         double sgn = (w % 2) ? 1.0 : -1.0;
-        dGeomSetPosition(g, along_x ? 0.0 : sgn * off, along_x ? sgn * off : 0.0, 0.5 * BIN_WALL_H);
+        dGeomSetPosition(g, along_x ? 0.0 : sgn * off, along_x ? sgn * off : 0.0, 0.5 * b->wall);
         pfs_add_geom(s, g);
         if ((rc = pf_ode_set_material(s->pf, g, &mat, err)) != PF_OK) return rc;
     }
@@ -432,7 +436,7 @@ static int bin_out(const Bin *b)
     int out = 0;
     for (int i = 0; i < b->count; ++i) {
         const dReal *p = dBodyGetPosition(b->body[i]);
-        out += !(fabs(p[0]) < BIN_HALF && fabs(p[1]) < BIN_HALF && p[2] > 0.0 && p[2] < BIN_WALL_H);
+        out += !(fabs(p[0]) < BIN_HALF && fabs(p[1]) < BIN_HALF && p[2] > 0.0 && p[2] < b->wall);
     }
     return out;
 }
