@@ -11,11 +11,12 @@
  * Every figure is printed for both modes; all criteria of a configuration are checked before it
  * fails, so one failure message lists them all.
  *
- * Run times measured (RelWithDebInfo, CPU time): the QuickStep pairs 1 ms and 5 ms together about
- * 30 s. dWorldStep's dense LCP over the pile's rows costs 0.1-0.3 s a step once the bodies touch:
- * the 5 ms exact run about 3 min, the stock run over 10 min, the 1 ms exact run about 15 min and
- * stock about an hour - so tcase "world" (tag long) is its own ctest, test_scene_bin_world,
- * labelled long (tests/CMakeLists.txt), and the sanitize preset leaves it out. */
+ * Run times measured (CPU time, 2 cores shared with other jobs): the QuickStep pairs 1 ms and 5 ms
+ * together 28 s (RelWithDebInfo), 63 s under ASan + UBSan (Debug). dWorldStep's dense LCP over
+ * the pile's rows costs 0.1-0.3 s a step once the bodies touch: at 5 ms the exact run took 9 min
+ * and the stock run 38 min of wall time, at 1 ms the exact run 18 min of CPU and the stock run
+ * about 0.28 s a step (45 min projected) - so tcase "world" (tag long) is its own ctest,
+ * test_scene_bin_world, labelled long (tests/CMakeLists.txt); the sanitize preset leaves it out. */
 #include "pf_scene.h"
 #include "pf_test_support.h"
 
