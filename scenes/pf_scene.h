@@ -34,7 +34,7 @@ extern "C" {
 /// Largest number of CSV columns / metrics a scene produces (buffers of this size always fit).
 #define PF_SCENE_MAX_COLUMNS 32
 #define PF_SCENE_MAX_METRICS 32
-/// Largest number of geoms a scene reports through pf_scene_geoms.
+/// Largest number of geoms a scene reports through pf_scene_geoms (the bin's bodies and walls).
 #define PF_SCENE_MAX_GEOMS 256
 
 /// Opaque running scene.

@@ -500,6 +500,13 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
     if (!b1 && !b2) return 0;
     if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return 0;
+    /* Neither body dynamic (kinematic on kinematic or on the static world): no force can act, and
+     * rows with no mobility on either side are a zero pivot for ODE's LDLT (dWorldStep aborts in
+     * dxLDLTRemove, "d[i] != 0"). Stock mode keeps ODE's own behaviour. */
+    if ((!b1 || dBodyIsKinematic(b1)) && (!b2 || dBodyIsKinematic(b2))) {
+        const pfOdeMaterial *m1 = pf_ode_material_of(ctx, g1), *m2 = pf_ode_material_of(ctx, g2);
+        if (m1->mode != PF_ODE_MODE_STOCK && m2->mode != PF_ODE_MODE_STOCK) return 0;
+    }
     int swap = 0;
     if (!b1) {
         dGeomID tg = g1;

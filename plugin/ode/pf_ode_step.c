@@ -1218,6 +1218,16 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     cj.surface.motion1 = rs->m1;
     cj.surface.motion2 = rs->m2;
     cj.surface.motionN = -PF_ODE_INERT_NORMAL_VEL;
+    /* the inert normal row is the same constraint as the patch's normal rows: it too gets the
+     * relative CFM (pf_ode_rows.c), or a pivot on it is singular */
+    double ncfm = pf_ode_row_cfm(ctx,
+                                 pf_ode_point_row_mobility(p->b1, p->c, p->n) +
+                                     pf_ode_point_row_mobility(p->b2, p->c, p->n),
+                                 p->dt);
+    if (ncfm > 0.0) {
+        cj.surface.mode |= dContactSoftCFM;
+        cj.surface.soft_cfm = ncfm;
+    }
     double spin_row = rs->spin_motor ? 0.0 : rs->bspin;
     if (spin_row > 0.0 || rs->broll1 > 0.0 || rs->broll2 > 0.0) {
         /* negative rho values are clamped to 0 and not counted by getInfo1 (contact.cpp), so
