@@ -60,6 +60,12 @@ check_csv() {
 # resume, and compare with an uninterrupted run
 interrupted() {
   how=$1
+  # runs five times longer than map.sweep's, so that the rest of the sweep takes seconds after
+  # the 10th checkpointed row even on an idle machine (with 0.2 s runs, 3 ranks finished the
+  # whole sweep between two polls of the checkpoint and the stop came too late)
+  sed 's/^duration = 0.2$/duration = 1.0/' map.sweep >long.sweep
+  mv long.sweep map.sweep
+  grep -q '^duration = 1.0$' map.sweep || fail "map.sweep's duration line changed; update interrupted()"
   run 1 map.sweep --out ref.csv --quiet || fail "reference sweep failed"
   check_csv ref.csv
   np=3
