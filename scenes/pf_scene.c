@@ -157,7 +157,33 @@ static void near(void *data, dGeomID a, dGeomID b)
     if (rc < 0 && d->status == PF_OK) d->status = rc;
 }
 
+static int ode_step(pfScene *s, double dt, pfError *err);
+
+static pfScene *counting; /* the scene whose step is running (ODE's handler is process-wide) */
+
+static void count_message(int num, const char *msg, va_list ap)
+{
+    (void)num;
+    (void)ap;
+    if (!counting) return;
+    if (strstr(msg, "LCP internal error"))
+        counting->lcp_messages++;
+    else
+        counting->ode_messages++;
+}
+
 int pfs_ode_step(pfScene *s, double dt, pfError *err)
+{
+    dMessageFunction *previous = dGetMessageHandler();
+    counting = s;
+    dSetMessageHandler(count_message);
+    int rc = ode_step(s, dt, err);
+    dSetMessageHandler(previous);
+    counting = NULL;
+    return rc;
+}
+
+static int ode_step(pfScene *s, double dt, pfError *err)
 {
     NearData d = {s, PF_OK};
     dSpaceCollide(s->space, &d, near);
@@ -194,6 +220,7 @@ static void destroy_objects(pfScene *s)
     s->world = 0;
     s->ngeoms = 0;
     s->quick = 0;
+    s->lcp_messages = s->ode_messages = 0;
     s->t = 0.0;
     s->steps = 0;
 }

@@ -81,25 +81,7 @@ typedef struct Bin {
     double kinetic, potential, vmax;
     /* metrics */
     double max_gain, max_gain_t, max_speed, max_speed_after, kinetic_after;
-    long lcp_messages, ode_messages;
 } Bin;
-
-/* ------------------------------------------------------------------------------------------ */
-/* ODE message counting (dMessage has one global handler: ours is installed around each step)  */
-/* ------------------------------------------------------------------------------------------ */
-
-static Bin *counting; /* the scene whose step is running */
-
-static void count_message(int num, const char *msg, va_list ap)
-{
-    (void)num;
-    (void)ap;
-    if (!counting) return;
-    if (strstr(msg, "LCP internal error"))
-        counting->lcp_messages++;
-    else
-        counting->ode_messages++;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* build                                                                                       */
@@ -276,6 +258,7 @@ static int bin_build(pfScene *s, pfError *err)
     if (!b->body || !b->geom || !b->kind) return pfs_fail(err, PF_ERR_NO_MEMORY, "bin: no memory");
 
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
+    s->quick = b->quick;
     pfOdeMaterial mat = pf_ode_default_material();
     mat.mu_s = b->mu_s;
     mat.mu_k = b->mu_k;
@@ -332,47 +315,11 @@ static void bin_free(pfScene *s)
 /* step                                                                                        */
 /* ------------------------------------------------------------------------------------------ */
 
-typedef struct BinNear {
-    pfScene *s;
-    int status;
-} BinNear;
-
-static void bin_near(void *data, dGeomID g1, dGeomID g2)
-{
-    BinNear *d = data;
-    int rc = pf_ode_collide(d->s->pf, g1, g2, d->s->group);
-    if (rc < 0 && d->status == PF_OK) d->status = rc;
-}
-
-/* pfs_ode_step with the stepper of the `stepper` key and ODE's messages counted. */
-static int bin_ode_step(pfScene *s, Bin *b, double dt, pfError *err)
-{
-    BinNear d = {s, PF_OK};
-    dMessageFunction *previous = dGetMessageHandler();
-    counting = b;
-    dSetMessageHandler(count_message);
-    dSpaceCollide(s->space, &d, bin_near);
-    int rc = d.status;
-    if (rc == PF_OK) rc = pf_ode_before_step(s->pf, dt);
-    if (rc == PF_OK) {
-        if (b->quick)
-            dWorldQuickStep(s->world, dt);
-        else
-            dWorldStep(s->world, dt);
-        rc = pf_ode_after_step(s->pf);
-    }
-    dJointGroupEmpty(s->group);
-    dSetMessageHandler(previous);
-    counting = NULL;
-    if (rc != PF_OK) return pfs_fail(err, rc, "bin: step failed: %s", pf_strerror(rc));
-    return PF_OK;
-}
-
 static int bin_step(pfScene *s, double dt, pfError *err)
 {
     Bin *b = s->impl;
     double e0 = b->kinetic + b->potential;
-    int rc = bin_ode_step(s, b, dt, err);
+    int rc = pfs_ode_step(s, dt, err);
     if (rc != PF_OK) return rc;
     s->t += dt;
     s->steps++;
@@ -425,7 +372,7 @@ static int bin_row(const pfScene *s, double *row, int max)
     patch_states(s, &n, &stick, &slip, &point);
     double v[NCOL] = {
         s->t,          b->kinetic,   b->potential,  b->kinetic + b->potential, b->vmax, (double)n,
-        (double)stick, (double)slip, (double)point, (double)b->lcp_messages};
+        (double)stick, (double)slip, (double)point, (double)s->lcp_messages};
     int k = max < NCOL ? max : NCOL;
     memcpy(row, v, (size_t)k * sizeof *row);
     return k;
@@ -452,8 +399,8 @@ static int bin_metrics(const pfScene *s, pfSceneMetric *out, int max)
     m[n++] = (pfSceneMetric){"kinetic_energy_end", b->kinetic};
     m[n++] = (pfSceneMetric){"max_energy_gain", b->max_gain};
     m[n++] = (pfSceneMetric){"max_energy_gain_time", b->max_gain_t};
-    m[n++] = (pfSceneMetric){"lcp_messages", (double)b->lcp_messages};
-    m[n++] = (pfSceneMetric){"ode_messages", (double)b->ode_messages};
+    m[n++] = (pfSceneMetric){"lcp_messages", (double)s->lcp_messages};
+    m[n++] = (pfSceneMetric){"ode_messages", (double)s->ode_messages};
     m[n++] = (pfSceneMetric){"point_fallback_fraction",
                              c.patches > 0 ? (double)c.point_fallbacks / (double)c.patches : NAN};
     m[n++] = (pfSceneMetric){"bodies_out", (double)bin_out(b)};
@@ -475,7 +422,7 @@ static int bin_state(const pfScene *s, char *buf, int size)
                     "t=%.3f s  %s  KE=%.4g J  vmax=%.3g m/s  patches %d (stick %d slip %d point "
                     "%d)  LCP errors %ld",
                     s->t, b->quick ? "QuickStep" : "dWorldStep", b->kinetic, b->vmax, n, stick,
-                    slip, point, b->lcp_messages);
+                    slip, point, s->lcp_messages);
 }
 
 const pfSceneClass pf_scene_class_bin = {

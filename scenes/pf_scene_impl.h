@@ -40,7 +40,9 @@ struct pfScene {
     double t;
     long steps;
     double default_duration;
-    int quick; ///< 1: pfs_ode_step uses dWorldQuickStep (ODE's default 20 iterations)
+    int quick;         ///< 1: pfs_ode_step uses dWorldQuickStep (ODE's default 20 iterations)
+    long lcp_messages; ///< ODE's "LCP internal error" messages during pfs_ode_step
+    long ode_messages; ///< ODE's other dMessage messages during pfs_ode_step
     void *impl;
 };
 
@@ -77,7 +79,8 @@ int pfs_ode_begin(pfScene *s, pfError *err);
 /** Register a geom for pf_scene_geoms. */
 void pfs_add_geom(pfScene *s, dGeomID g);
 /** Collide (pf_ode_collide for every pair), pf_ode_before_step, dWorldStep (dWorldQuickStep if
- *  s->quick), pf_ode_after_step,
+ *  s->quick), pf_ode_after_step, counting ODE's messages meanwhile (s->lcp_messages,
+ *  s->ode_messages; ODE's handler is process-wide, so ours is installed around the step only),
  *  empty the contact group. Loads must have been added before. Does not advance s->t. */
 int pfs_ode_step(pfScene *s, double dt, pfError *err);
 

@@ -22,7 +22,6 @@
 #include "pf_scene_impl.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,18 +60,7 @@ typedef struct Stack {
     double creep_xy, creep_yaw;       ///< horizontal part of creep [m], rotation about z [rad]
     double push_x0, push_v0, push_t0; ///< pushed body at the start of the push
     double push_a;                    ///< its mean acceleration over the first PUSH_RUN [m/s^2]
-    long messages;
 } Stack;
-
-/* ODE's message handler is process-wide: count while a stack scene steps. */
-static long stack_messages;
-static void count_message(int num, const char *msg, va_list ap)
-{
-    (void)num;
-    (void)msg;
-    (void)ap;
-    stack_messages++;
-}
 
 static double urand(unsigned *state)
 {
@@ -203,12 +191,7 @@ static int st_step(pfScene *s, double dt, pfError *err)
         dBodyID b = k->body[k->pushed];
         dBodyAddForce(b, k->push * k->mu * MASS * G, 0, 0);
     }
-    dMessageFunction *prev = dGetMessageHandler();
-    stack_messages = 0;
-    dSetMessageHandler(count_message);
     int rc = pfs_ode_step(s, dt, err);
-    dSetMessageHandler(prev);
-    k->messages += stack_messages;
     if (rc != PF_OK) return rc;
     s->t += dt;
     s->steps++;
@@ -294,7 +277,7 @@ static int st_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"creep_yaw", k->creep_yaw},
         {"fastest_after_1s", k->fastest_after_1s},
         {"fastest", k->fastest},
-        {"ode_messages", (double)k->messages},
+        {"ode_messages", (double)(s->lcp_messages + s->ode_messages)},
         {"breakaways", (double)c.breakaways},
         {"stick_fraction", (double)c.stick_steps / patches},
         {"point_fallback_fraction", (double)c.point_fallbacks / patches},
@@ -311,7 +294,8 @@ static int st_state(const pfScene *s, char *buf, int size)
 {
     const Stack *k = s->impl;
     return snprintf(buf, (size_t)size, "t=%.3f s  %s  creep=%.2e m  rot=%.2e rad  msgs=%ld", s->t,
-                    k->quick ? "QuickStep" : "dWorldStep", k->creep, k->creep_rot, k->messages);
+                    k->quick ? "QuickStep" : "dWorldStep", k->creep, k->creep_rot,
+                    s->lcp_messages + s->ode_messages);
 }
 
 const pfSceneClass pf_scene_class_stack = {

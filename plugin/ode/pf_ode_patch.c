@@ -175,6 +175,20 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
     return 1;
 }
 
+/* The face f, centred at c (its centre projected on the contact plane), as the pair's patch. */
+static int rect_patch(pfOdePair *p, const double *c, const boxface *f)
+{
+    memcpy(p->c, c, sizeof p->c);
+    memcpy(p->x, f->u, sizeof p->x);
+    memcpy(p->y, f->v, sizeof p->y);
+    p->def = pf_default_patch_def();
+    p->def.shape = PF_PATCH_RECT;
+    p->def.length = 2.0 * f->hu;
+    p->def.width = 2.0 * f->hv;
+    p->kind = PF_ODE_KIND_PATCH;
+    return 1;
+}
+
 /* Clip the convex CCW polygon poly (n vertices, 2-D) by the half plane a x + b y <= d
  * (Sutherland-Hodgman); returns the new count (<= n + 1). */
 static int clip_half_plane(double *poly, int n, double a, double b, double d)
@@ -249,15 +263,7 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
         if (area < PF_ODE_FACE_COVER * fa) {
             if (area >= PF_ODE_FACE_COVER * oa) {
                 /* the other face lies whole inside this one: its rectangle */
-                memcpy(p->c, oc, sizeof oc);
-                memcpy(p->x, o.u, sizeof o.u);
-                memcpy(p->y, o.v, sizeof o.v);
-                p->def = pf_default_patch_def();
-                p->def.shape = PF_PATCH_RECT;
-                p->def.length = 2.0 * o.hu;
-                p->def.width = 2.0 * o.hv;
-                p->kind = PF_ODE_KIND_PATCH;
-                return 1;
+                return rect_patch(p, oc, &o);
             }
             if (nv > PF_POLYGON_MAX_VERTICES) return 0;
             for (int i = 0; i < nv; ++i) {
@@ -282,15 +288,7 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
         double area = contact_hull(p, c, f.u, f.v, xy, &nv);
         if (fabs(area) < PF_ODE_FACE_COVER * 4.0 * f.hu * f.hv) return 0;
     }
-    memcpy(p->c, c, sizeof c);
-    memcpy(p->x, f.u, sizeof f.u);
-    memcpy(p->y, f.v, sizeof f.v);
-    p->def = pf_default_patch_def();
-    p->def.shape = PF_PATCH_RECT;
-    p->def.length = 2.0 * f.hu;
-    p->def.width = 2.0 * f.hv;
-    p->kind = PF_ODE_KIND_PATCH;
-    return 1;
+    return rect_patch(p, c, &f);
 }
 
 /* Cylinder end flat on the plane -> uniform disk at the end centre. */
