@@ -1,4 +1,4 @@
-/* bin: at least 100 mixed bodies dropped into a walled bin (issue 11).
+/* bin: at least 100 mixed bodies dropped into a walled bin.
  *
  * What you should see: `count` bodies (default 100) - boxes, spheres, capsules, cylinders and
  * trimesh cubes in turn, so 20 of each at the default count - start in a grid of layers 3 x 3
@@ -12,7 +12,7 @@
  * dWorldStep (stepper=world).
  *
  * No load but gravity acts at any time, so the whole run is the "unforced phase" of the issue's
- * energy criterion. Metrics (issue 11's bin and energy figures):
+ * energy criterion. Metrics (the bin and energy figures of docs/architecture.md):
  *  - max_speed_after: the fastest body's speed over every step ending at t >= `after` (3 s);
  *  - kinetic_energy_end: the bodies' kinetic energy (translation and rotation) at the end;
  *  - max_energy_gain: the largest one-step gain of the total mechanical energy (kinetic +
@@ -426,7 +426,7 @@ static int bin_state(const pfScene *s, char *buf, int size)
 }
 
 const pfSceneClass pf_scene_class_bin = {
-    {"bin", "100 mixed bodies dropped into a walled bin (issue 11)", cases, keys},
+    {"bin", "100 mixed bodies dropped into a walled bin", cases, keys},
     bin_dt,
     bin_build,
     bin_free,

@@ -1,4 +1,4 @@
-/* Adapter fuzz harness (issue 11): randomised ODE scenes, each run twice in forked children -
+/* Adapter fuzz harness: randomised ODE scenes, each run twice in forked children -
  * once with every material in STOCK mode (ODE's own point friction through the adapter) and once
  * with patch friction - and every failure of the patch run that the stock run of the same scene
  * does not also show is reported as a patch defect.

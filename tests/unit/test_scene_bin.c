@@ -1,4 +1,4 @@
-/* bin scene (issue 11): 100 mixed bodies (boxes, spheres, capsules, cylinders, trimesh cubes)
+/* bin scene: 100 mixed bodies (boxes, spheres, capsules, cylinders, trimesh cubes)
  * dropped into a walled bin, run for 10 s with stock point friction and with the exact patch
  * friction in the same test, under QuickStep (20 iterations) and dWorldStep at dt = 1 ms and 5 ms.
  * The issue's criteria, patch against stock of the same run:
