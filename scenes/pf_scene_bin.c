@@ -11,8 +11,8 @@
  * default ERP and CFM, QuickStep at its default 20 iterations (stepper=quick, default) or
  * dWorldStep (stepper=world).
  *
- * No load but gravity acts at any time, so the whole run is the "unforced phase" of the issue's
- * energy criterion. Metrics (the bin and energy figures of docs/architecture.md):
+ * No load but gravity acts at any time, so the whole run is an unforced phase: no step should
+ * gain energy beyond what stock friction's steps gain. Metrics:
  *  - max_speed_after: the fastest body's speed over every step ending at t >= `after` (3 s);
  *  - kinetic_energy_end: the bodies' kinetic energy (translation and rotation) at the end;
  *  - max_energy_gain: the largest one-step gain of the total mechanical energy (kinetic +
