@@ -89,7 +89,6 @@ struct pfOdeContext {
     int solver; ///< 1: patches are coupled inside the solver (patched ODE, coupling AUTO/SOLVER)
     dJointGroupID near_group;
     unsigned long frame;
-    double last_dt; ///< dt of the last pf_ode_before_step [s] (0 before the first)
 
     /* materials: open addressing geom -> index into mats */
     dGeomID *mat_keys;
@@ -129,9 +128,20 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
 
 /* pf_ode_rows.c: conditioning of the adapter's rows */
-double pf_ode_point_row_mobility(dBodyID b, const double *P, const double *d);
-double pf_ode_ang_row_mobility(dBodyID b, const double *e);
-double pf_ode_row_cfm(const pfOdeContext *ctx, double mobility, double dt);
+/// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).
+typedef struct pfOdeMobility {
+    double G[3];    ///< mass centre, world [m]
+    double im;      ///< 1/m [1/kg]
+    double iinv[9]; ///< inverse inertia, world, row-major [1/(kg m^2)]
+} pfOdeMobility;
+void pf_ode_mobility(dBodyID b, pfOdeMobility *m);
+/// J M^-1 J^T of a point row (velocity of P along d, body 1 minus body 2).
+double pf_ode_point_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *P,
+                                 const double *d);
+/// J M^-1 J^T of an angular row about e.
+double pf_ode_ang_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *e);
+/// The row's CFM relative to its mobility (pf_ode_rows.c).
+double pf_ode_row_cfm(double mobility, double dt);
 
 /* pf_ode_solver.c: the in-solver coupling (a no-op build without the patched ODE) */
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2);

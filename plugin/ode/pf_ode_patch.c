@@ -430,6 +430,12 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         pf_ode_cross(a2, a1, theta);
         if (pf_ode_finite3(theta)) tilt_gain = PF_ODE_TILT_GAIN * ctx->cfg.drift_gain / p->dt;
     }
+    /* the bodies' mobility, once for all the pair's rows (their relative CFM, pf_ode_rows.c) */
+    pfOdeMobility mb1, mb2;
+    if (!stock) {
+        pf_ode_mobility(b1, &mb1);
+        pf_ode_mobility(b2, &mb2);
+    }
     for (int i = first; i < p->ncontacts; ++i) {
         dContact c;
         memset(&c, 0, sizeof c);
@@ -448,23 +454,18 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         } else {
             c.surface.mode = 0;
             c.surface.mu = 0; /* normal row only */
-            if (ctx->last_dt > 0.0) {
-                double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
-                double P[3] = {c.geom.pos[0], c.geom.pos[1], c.geom.pos[2]};
-                double mob =
-                    pf_ode_point_row_mobility(b1, P, nn) + pf_ode_point_row_mobility(b2, P, nn);
-                double cfm = pf_ode_row_cfm(ctx, mob, ctx->last_dt);
-                if (cfm > 0.0) {
-                    c.surface.mode |= dContactSoftCFM;
-                    c.surface.soft_cfm = cfm;
-                }
+            double P[3] = {c.geom.pos[0], c.geom.pos[1], c.geom.pos[2]};
+            double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
+            double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, P, nn), p->dt);
+            if (cfm > 0.0) {
+                c.surface.mode |= dContactSoftCFM;
+                c.surface.soft_cfm = cfm;
             }
             if (tilt_gain > 0.0) {
                 double r[3], tr[3];
                 for (int k = 0; k < 3; ++k)
                     r[k] = c.geom.pos[k] - p->c[k];
                 pf_ode_cross(theta, r, tr);
-                double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
                 double v = -tilt_gain * pf_ode_dot(tr, nn), lim = ctx->cfg.stick_velocity_tol;
                 v = v > lim ? lim : (v < -lim ? -lim : v);
                 if (isfinite(v) && v != 0.0) {

@@ -18,6 +18,14 @@
 #include "pf_ode_internal.h"
 
 #include <math.h>
+#include <string.h>
+
+static void to3_(const dReal *v, double *o)
+{
+    o[0] = v[0];
+    o[1] = v[1];
+    o[2] = v[2];
+}
 
 /* Relative regularisation of every adapter row (see above). 1e-6: measured on the stack scenes,
  * 1e-8 already removes the LCP failures; 1e-6 leaves margin for bodies whose masses differ by
@@ -25,46 +33,71 @@
  * what the anchor corrects. */
 #define PF_ODE_ROW_EPS 1e-6
 
-/* Mobility of a body along a row J = (d, r x d) at P (linear) or (0, e) (angular). */
-static double body_mobility(dBodyID b, const double *lin, const double *ang)
+void pf_ode_mobility(dBodyID b, pfOdeMobility *m)
 {
-    if (!b || dBodyIsKinematic(b)) return 0.0;
-    dMass m;
-    dBodyGetMass(b, &m);
-    if (!(m.mass > 0.0)) return 0.0;
-    double s = lin ? pf_ode_dot(lin, lin) / m.mass : 0.0;
-    /* ang in the body frame, then a^T I^-1 a with I solved by Cramer's rule */
-    dVector3 al;
-    dBodyVectorFromWorld(b, ang[0], ang[1], ang[2], al);
-    const dReal *I = m.I;
-    double a00 = I[0], a01 = I[1], a02 = I[2], a11 = I[5], a12 = I[6], a22 = I[10];
-    double c00 = a11 * a22 - a12 * a12, c01 = a02 * a12 - a01 * a22, c02 = a01 * a12 - a02 * a11;
-    double c11 = a00 * a22 - a02 * a02, c12 = a01 * a02 - a00 * a12, c22 = a00 * a11 - a01 * a01;
-    double det = a00 * c00 + a01 * c01 + a02 * c02;
-    if (!(det > 0.0)) return s;
-    double x = al[0], y = al[1], z = al[2];
-    double q =
-        c00 * x * x + c11 * y * y + c22 * z * z + 2.0 * (c01 * x * y + c02 * x * z + c12 * y * z);
-    return s + q / det;
+    memset(m, 0, sizeof *m);
+    if (!b) return;
+    to3_(dBodyGetPosition(b), m->G);
+    if (dBodyIsKinematic(b)) return; /* infinite mass: no mobility */
+    dMass ms;
+    dBodyGetMass(b, &ms);
+    if (!(ms.mass > 0.0)) return;
+    m->im = 1.0 / ms.mass;
+    /* I_world = R I R^T, inverted by cofactors (symmetric positive definite) */
+    const dReal *R = dBodyGetRotation(b); /* 3x4 row-major */
+    double RI[9], Iw[9];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            RI[3 * i + k] =
+                R[4 * i] * ms.I[k] + R[4 * i + 1] * ms.I[4 + k] + R[4 * i + 2] * ms.I[8 + k];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            Iw[3 * i + k] =
+                RI[3 * i] * R[4 * k] + RI[3 * i + 1] * R[4 * k + 1] + RI[3 * i + 2] * R[4 * k + 2];
+    double c0 = Iw[4] * Iw[8] - Iw[5] * Iw[7], c1 = Iw[5] * Iw[6] - Iw[3] * Iw[8],
+           c2 = Iw[3] * Iw[7] - Iw[4] * Iw[6];
+    double det = Iw[0] * c0 + Iw[1] * c1 + Iw[2] * c2, id = 1.0 / det;
+    m->iinv[0] = c0 * id;
+    m->iinv[1] = (Iw[2] * Iw[7] - Iw[1] * Iw[8]) * id;
+    m->iinv[2] = (Iw[1] * Iw[5] - Iw[2] * Iw[4]) * id;
+    m->iinv[3] = c1 * id;
+    m->iinv[4] = (Iw[0] * Iw[8] - Iw[2] * Iw[6]) * id;
+    m->iinv[5] = (Iw[2] * Iw[3] - Iw[0] * Iw[5]) * id;
+    m->iinv[6] = c2 * id;
+    m->iinv[7] = (Iw[1] * Iw[6] - Iw[0] * Iw[7]) * id;
+    m->iinv[8] = (Iw[0] * Iw[4] - Iw[1] * Iw[3]) * id;
 }
 
-double pf_ode_point_row_mobility(dBodyID b, const double *P, const double *d)
+/* a^T I^-1 a (world) */
+static double ang_term(const pfOdeMobility *m, const double *a)
 {
-    if (!b) return 0.0;
-    const dReal *G = dBodyGetPosition(b);
-    double r[3] = {P[0] - G[0], P[1] - G[1], P[2] - G[2]}, rd[3];
+    double s = 0.0;
+    for (int i = 0; i < 3; ++i)
+        s += a[i] * (m->iinv[3 * i] * a[0] + m->iinv[3 * i + 1] * a[1] + m->iinv[3 * i + 2] * a[2]);
+    return s;
+}
+
+static double point_one(const pfOdeMobility *m, const double *P, const double *d)
+{
+    if (!(m->im > 0.0)) return 0.0;
+    double r[3] = {P[0] - m->G[0], P[1] - m->G[1], P[2] - m->G[2]}, rd[3];
     pf_ode_cross(r, d, rd);
-    return body_mobility(b, d, rd);
+    return m->im * pf_ode_dot(d, d) + ang_term(m, rd);
 }
 
-double pf_ode_ang_row_mobility(dBodyID b, const double *e)
+double pf_ode_point_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *P,
+                                 const double *d)
 {
-    return body_mobility(b, NULL, e);
+    return point_one(m1, P, d) + point_one(m2, P, d);
 }
 
-double pf_ode_row_cfm(const pfOdeContext *ctx, double mobility, double dt)
+double pf_ode_ang_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *e)
 {
-    (void)ctx;
+    return (m1->im > 0.0 ? ang_term(m1, e) : 0.0) + (m2->im > 0.0 ? ang_term(m2, e) : 0.0);
+}
+
+double pf_ode_row_cfm(double mobility, double dt)
+{
     double c = PF_ODE_ROW_EPS * dt * mobility;
     return isfinite(c) && c > 0.0 ? c : 0.0;
 }

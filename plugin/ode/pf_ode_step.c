@@ -366,33 +366,11 @@ static void model_joint_rows(bodymodel *bm, dJointID j, dBodyID b)
 static void body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, bodymodel *bm)
 {
     memset(bm, 0, sizeof *bm);
-    dMass m;
-    dBodyGetMass(b, &m);
-    to3(dBodyGetPosition(b), bm->G);
-    bm->im = 1.0 / m.mass;
-    /* I_world = R I R^T, inverted by cofactors (symmetric positive definite) */
-    const dReal *R = dBodyGetRotation(b); /* 3x4 row-major */
-    double RI[9], Iw[9];
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k)
-            RI[3 * i + k] =
-                R[4 * i] * m.I[k] + R[4 * i + 1] * m.I[4 + k] + R[4 * i + 2] * m.I[8 + k];
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k)
-            Iw[3 * i + k] =
-                RI[3 * i] * R[4 * k] + RI[3 * i + 1] * R[4 * k + 1] + RI[3 * i + 2] * R[4 * k + 2];
-    double c0 = Iw[4] * Iw[8] - Iw[5] * Iw[7], c1 = Iw[5] * Iw[6] - Iw[3] * Iw[8],
-           c2 = Iw[3] * Iw[7] - Iw[4] * Iw[6];
-    double det = Iw[0] * c0 + Iw[1] * c1 + Iw[2] * c2, id = 1.0 / det;
-    bm->iinv[0] = c0 * id;
-    bm->iinv[1] = (Iw[2] * Iw[7] - Iw[1] * Iw[8]) * id;
-    bm->iinv[2] = (Iw[1] * Iw[5] - Iw[2] * Iw[4]) * id;
-    bm->iinv[3] = c1 * id;
-    bm->iinv[4] = (Iw[0] * Iw[8] - Iw[2] * Iw[6]) * id;
-    bm->iinv[5] = (Iw[2] * Iw[3] - Iw[0] * Iw[5]) * id;
-    bm->iinv[6] = c2 * id;
-    bm->iinv[7] = (Iw[1] * Iw[6] - Iw[0] * Iw[7]) * id;
-    bm->iinv[8] = (Iw[0] * Iw[4] - Iw[1] * Iw[3]) * id;
+    pfOdeMobility mob;
+    pf_ode_mobility(b, &mob);
+    memcpy(bm->G, mob.G, sizeof bm->G);
+    bm->im = mob.im;
+    memcpy(bm->iinv, mob.iinv, sizeof bm->iinv);
     /* the patch's own support */
     model_point_row(bm, p->c, p->n);
     model_ang_row(bm, p->x);
@@ -967,9 +945,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     /* Stick decisions (docs/architecture.md, "Stick and slip in multi-body scenes"):
      *  - at rest (below the velocity tolerance): the loads test, as in the papers;
      *  - a stuck patch stays stuck while it moves no faster than static friction could stop
-     *    within the step, has not drifted from its anchor and the loads test holds: the
-     *    solver's residual velocity (QuickStep leaves mm/s at a stuck patch of a rocking stack)
-     *    is drift, which the anchor corrects, not motion; a launch or an impact releases it;
+     *    within the step and the loads test holds: the solver's residual velocity (QuickStep
+     *    leaves mm/s at a stuck patch of a rocking stack) is drift, which the anchor corrects,
+     *    not motion; a launch or an impact releases it;
      *  - a sliding patch sticks when kinetic friction can stop it within this step (the loads
      *    test with the stopping acceleration xi0 / dt added, mu_k) and the loads are then held
      *    (mu_s): backward Euler's answer, so solver noise above the velocity tolerance cannot
@@ -1205,14 +1183,11 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
      * (with the world CFM a row holding force f slips at cfm * f m/s) */
     cj.surface.mode = dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1 |
                       dContactMotion2 | dContactMotionN | dContactSlip1 | dContactSlip2;
-    cj.surface.slip1 = pf_ode_row_cfm(ctx,
-                                      pf_ode_point_row_mobility(p->b1, p->c, rs->t1) +
-                                          pf_ode_point_row_mobility(p->b2, p->c, rs->t1),
-                                      p->dt);
-    cj.surface.slip2 = pf_ode_row_cfm(ctx,
-                                      pf_ode_point_row_mobility(p->b1, p->c, rs->t2) +
-                                          pf_ode_point_row_mobility(p->b2, p->c, rs->t2),
-                                      p->dt);
+    pfOdeMobility mb1, mb2;
+    pf_ode_mobility(p->b1, &mb1);
+    pf_ode_mobility(p->b2, &mb2);
+    cj.surface.slip1 = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->c, rs->t1), p->dt);
+    cj.surface.slip2 = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->c, rs->t2), p->dt);
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
     cj.surface.mu2 = rs->b2 > 0.0 ? rs->b2 : 0.0;
     cj.surface.motion1 = rs->m1;
@@ -1220,10 +1195,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     cj.surface.motionN = -PF_ODE_INERT_NORMAL_VEL;
     /* the inert normal row is the same constraint as the patch's normal rows: it too gets the
      * relative CFM (pf_ode_rows.c), or a pivot on it is singular */
-    double ncfm = pf_ode_row_cfm(ctx,
-                                 pf_ode_point_row_mobility(p->b1, p->c, p->n) +
-                                     pf_ode_point_row_mobility(p->b2, p->c, p->n),
-                                 p->dt);
+    double ncfm = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->c, p->n), p->dt);
     if (ncfm > 0.0) {
         cj.surface.mode |= dContactSoftCFM;
         cj.surface.soft_cfm = ncfm;
@@ -1256,10 +1228,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         dJointSetAMotorParam(j, dParamFMax, rs->bspin);
         dJointSetAMotorParam(j, dParamVel, rs->spin_vel);
         dJointSetAMotorParam(j, dParamCFM,
-                             pf_ode_row_cfm(ctx,
-                                            pf_ode_ang_row_mobility(p->b1, p->n) +
-                                                pf_ode_ang_row_mobility(p->b2, p->n),
-                                            p->dt));
+                             pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->n), p->dt));
         memset(&p->fb_spin, 0, sizeof p->fb_spin);
         dJointSetFeedback(j, &p->fb_spin);
         dJointSetData(j, ctx);
@@ -1272,7 +1241,6 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
     if (!ctx) return PF_ERR_NULL;
     if (!(dt > 0.0) || !isfinite(dt)) return PF_ERR_RANGE;
     ctx->counters.steps++;
-    ctx->last_dt = dt;
     /* forget pairs that were not collided this step (separated) */
     int w = 0;
     for (int a = 0; a < ctx->alive_count; ++a) {
