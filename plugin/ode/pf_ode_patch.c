@@ -488,7 +488,7 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
         dJointID j = dJointCreateContact(ctx->world, p->group, &c[i - first]);
         dJointAttach(j, p->b1, p->b2);
         dJointSetFeedback(j, &p->fb[i]);
-        dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_step.c classify_joint) */
+        dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
     }
 }
 

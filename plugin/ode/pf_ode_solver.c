@@ -162,7 +162,7 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dJointAttach(j, p->b1, p->b2);
     memset(&p->fb_patch, 0, sizeof p->fb_patch);
     dJointSetFeedback(j, &p->fb_patch);
-    dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_step.c classify_joint) */
+    dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
     p->solver_joint = 1;
     return 1;
 }

@@ -20,7 +20,7 @@
  *             drift correction) because ODE 0.16.2's rolling rows have no target velocity.
  *  - the normal force N for the bounds is last step's sum of the normal joints' feedback; on a
  *    pair's first step it is estimated from the frictionless loads and the approach speed. */
-#include "pf_ode_internal.h"
+#include "pf_ode_model.h"
 
 #include <math.h>
 #include <string.h>
@@ -81,18 +81,6 @@ static int is_dynamic(dBodyID b)
     return b && !dBodyIsKinematic(b);
 }
 
-/* Inertia about the unit axis n through the mass centre, world frame. */
-static double axial_inertia(dBodyID b, const dMass *m, const double *n)
-{
-    double nl[3];
-    to_body_vec(b, n, nl);
-    double s = 0.0;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            s += nl[i] * m->I[4 * i + j] * nl[j];
-    return s;
-}
-
 /* Frictionless loads of a body (world): user accumulators, gravity and, for bodies under other
  * joints, last step's estimate of those joints' forces. */
 static void body_loads(const pfOdeContext *ctx, dBodyID b, double mass, int use_other,
@@ -111,464 +99,6 @@ static void body_loads(const pfOdeContext *ctx, dBodyID b, double mass, int use_
 static double clampd(double v, double lim)
 {
     return v > lim ? lim : (v < -lim ? -lim : v);
-}
-
-/* ---- Other constraints of a body, as the stick test sees them --------------------------------
- *
- * The CA test needs the frictionless patch acceleration and the Delassus block *given every other
- * constraint* on the two bodies (docs/physics.md P31). Those constraints fall in
- * two classes, and each is treated the way that avoids a circular estimate:
- *
- *  - WORLD joints: hinge, slider, piston, ball, fixed, linear motor, user-mode angular motor
- *    (axes with FMax > 0) between the body and the static world or a kinematic body. Their
- *    reaction is not a load but a restriction of the motion: their rows are removed from the
- *    body's mobility with the projector P = M^-1 - M^-1 J^T (J M^-1 J^T)^+ J M^-1, built by
- *    Gram-Schmidt in the M^-1 metric. A = J_p P J_p^T then has inverse effective mass only along
- *    the motion the joints allow (rank 1 for a hinge), and a_free = J_p P (f, tau) is the
- *    frictionless acceleration given those joints. Using last step's reaction of such a joint as
- *    a load instead is circular: while the patch sticks, the joint and the stick rows share a
- *    redundant load in whatever ratio the solver picks, and the estimate inherits that split.
- *  - LOAD joints: contacts of other pairs (the adapter's own joints, tagged with the context as
- *    joint data), joints to other dynamic bodies and any other joint with a dJointFeedback. Their
- *    force of the previous step (feedback) is added to the loads. They are not redundant with
- *    this patch (their force is set by the other body's own balance), so the estimate is sound.
- *  - UNKNOWN: a joint of neither kind (no feedback, not representable). The body then falls back
- *    to last step's momentum balance for everything except this pair (the old estimate) and no
- *    joint rows are projected.
- *
- * Every body also keeps the patch's own support: no normal velocity at the patch centre and no
- * tipping (rows n at c, omega.x, omega.y), so a free body on the ground is exactly P10-P13's
- * planar body (effective inertia n^T I n). */
-
-typedef enum jclass { JC_IGNORE = 0, JC_OWN, JC_LOAD, JC_WORLD, JC_UNKNOWN } jclass;
-
-/* At most 6 independent rows in 6 velocity coordinates. */
-#define PF_ODE_MODEL_ROWS 6
-/* A new row whose M^-1-norm drops below this fraction of its own norm after Gram-Schmidt is
- * dependent on the rows already kept (redundant constraint). Not near rounding: joint axes read
- * back from ODE drift with the solver's error (QuickStep: ~1e-9 rad), and a piston's horizontal
- * rows tilted by 1e-9 against the patch's own must not count as a sixth, independent row (it
- * would lock the body's last freedom). 1e-3: rows within ~0.06 degrees of the span are one. */
-#define PF_ODE_DEPENDENT_ROW 1e-3
-
-typedef struct bodymodel {
-    double G[3];                    /* mass centre, world */
-    double im;                      /* 1/m */
-    double iinv[9];                 /* inverse inertia, world, row-major */
-    double q[PF_ODE_MODEL_ROWS][6]; /* constraint rows, M^-1-orthonormal */
-    double u[PF_ODE_MODEL_ROWS][6]; /* M^-1 q */
-    int nq;
-    int unknown;    /* fallback: momentum balance, no joint rows */
-    int world_rows; /* joint rows added (beyond the patch support) */
-} bodymodel;
-
-static int pair_owns(const pfOdePair *p, const dJointFeedback *fb)
-{
-    if (fb == &p->fb_fric || fb == &p->fb_spin || fb == &p->fb_patch) return 1;
-    for (int i = 0; i < PF_ODE_MAX_CONTACTS; ++i)
-        if (fb == &p->fb[i]) return 1;
-    return 0;
-}
-
-/* ODE writes f1/t1 for node[0]: the first body, or the only one (dJointAttach swaps a NULL
- * first body, ode.cpp). */
-static int joint_body_is_first(dJointID j, dBodyID b)
-{
-    dBodyID a0 = dJointGetBody(j, 0);
-    return a0 == b || a0 == NULL;
-}
-
-static int world_type(dJointID j)
-{
-    switch (dJointGetType(j)) {
-    case dJointTypeHinge:
-    case dJointTypeSlider:
-    case dJointTypePiston:
-    case dJointTypeBall:
-    case dJointTypeFixed:
-    case dJointTypeLMotor:
-        return 1;
-    case dJointTypeAMotor:
-        return dJointGetAMotorMode(j) == dAMotorUser;
-    default:
-        return 0;
-    }
-}
-
-static jclass classify_joint(const pfOdeContext *ctx, const pfOdePair *p, dJointID j, dBodyID b)
-{
-    if (!dJointIsEnabled(j)) return JC_IGNORE;
-    dJointFeedback *fb = dJointGetFeedback(j);
-    if (dJointGetData(j) == (void *)ctx) {
-        if (fb && pair_owns(p, fb)) return JC_OWN;
-        return fb ? JC_LOAD : JC_UNKNOWN;
-    }
-    dBodyID a0 = dJointGetBody(j, 0), a1 = dJointGetBody(j, 1);
-    dBodyID other = a0 == b ? a1 : a0;
-    if (!is_dynamic(other) && world_type(j)) return JC_WORLD;
-    return fb ? JC_LOAD : JC_UNKNOWN;
-}
-
-static void minv_apply(const bodymodel *bm, const double *x, double *out)
-{
-    for (int k = 0; k < 3; ++k)
-        out[k] = bm->im * x[k];
-    for (int i = 0; i < 3; ++i)
-        out[3 + i] =
-            bm->iinv[3 * i] * x[3] + bm->iinv[3 * i + 1] * x[4] + bm->iinv[3 * i + 2] * x[5];
-}
-
-static double dot6(const double *a, const double *b)
-{
-    double s = 0.0;
-    for (int k = 0; k < 6; ++k)
-        s += a[k] * b[k];
-    return s;
-}
-
-/* Add one constraint row (Gram-Schmidt in the M^-1 metric; dependent rows are dropped). */
-static void model_add_row(bodymodel *bm, const double *row)
-{
-    if (bm->nq >= PF_ODE_MODEL_ROWS) return;
-    double r[6], mr[6];
-    memcpy(r, row, sizeof r);
-    minv_apply(bm, r, mr);
-    double n0 = dot6(r, mr);
-    if (!(n0 > 0.0)) return;
-    for (int k = 0; k < bm->nq; ++k) {
-        double c = dot6(bm->u[k], r); /* <q_k, r> = q_k^T M^-1 r */
-        for (int i = 0; i < 6; ++i)
-            r[i] -= c * bm->q[k][i];
-    }
-    minv_apply(bm, r, mr);
-    double n1 = dot6(r, mr);
-    if (!(n1 > PF_ODE_DEPENDENT_ROW * PF_ODE_DEPENDENT_ROW * n0)) return;
-    double s = 1.0 / sqrt(n1);
-    for (int i = 0; i < 6; ++i) {
-        bm->q[bm->nq][i] = r[i] * s;
-        bm->u[bm->nq][i] = mr[i] * s;
-    }
-    bm->nq++;
-}
-
-/* Row of a point constraint: velocity of the body point P along d. */
-static void model_point_row(bodymodel *bm, const double *P, const double *d)
-{
-    double r[6], rp[3] = {P[0] - bm->G[0], P[1] - bm->G[1], P[2] - bm->G[2]};
-    r[0] = d[0];
-    r[1] = d[1];
-    r[2] = d[2];
-    pf_ode_cross(rp, d, r + 3);
-    model_add_row(bm, r);
-}
-
-static void model_ang_row(bodymodel *bm, const double *e)
-{
-    double r[6] = {0, 0, 0, e[0], e[1], e[2]};
-    model_add_row(bm, r);
-}
-
-/* P x = M^-1 x - sum_k u_k (u_k . x) */
-static void model_project(const bodymodel *bm, const double *x, double *out)
-{
-    minv_apply(bm, x, out);
-    for (int k = 0; k < bm->nq; ++k) {
-        double c = dot6(bm->u[k], x);
-        for (int i = 0; i < 6; ++i)
-            out[i] -= c * bm->u[k][i];
-    }
-}
-
-static void model_joint_rows(bodymodel *bm, dJointID j, dBodyID b)
-{
-    static const double E[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    int first = joint_body_is_first(j, b);
-    dVector3 a, ax, p1, p2;
-    double A[3], X[3], P1[3], P2[3];
-    switch (dJointGetType(j)) {
-    case dJointTypeHinge:
-        if (first)
-            dJointGetHingeAnchor(j, a);
-        else
-            dJointGetHingeAnchor2(j, a);
-        dJointGetHingeAxis(j, ax);
-        dPlaneSpace(ax, p1, p2);
-        to3(a, A);
-        to3(p1, P1);
-        to3(p2, P2);
-        for (int k = 0; k < 3; ++k)
-            model_point_row(bm, A, E[k]);
-        model_ang_row(bm, P1);
-        model_ang_row(bm, P2);
-        break;
-    case dJointTypeBall:
-        if (first)
-            dJointGetBallAnchor(j, a);
-        else
-            dJointGetBallAnchor2(j, a);
-        to3(a, A);
-        for (int k = 0; k < 3; ++k)
-            model_point_row(bm, A, E[k]);
-        break;
-    case dJointTypeSlider:
-        dJointGetSliderAxis(j, ax);
-        dPlaneSpace(ax, p1, p2);
-        to3(p1, P1);
-        to3(p2, P2);
-        for (int k = 0; k < 3; ++k)
-            model_ang_row(bm, E[k]);
-        model_point_row(bm, bm->G, P1);
-        model_point_row(bm, bm->G, P2);
-        break;
-    case dJointTypePiston:
-        if (first)
-            dJointGetPistonAnchor(j, a);
-        else
-            dJointGetPistonAnchor2(j, a);
-        dJointGetPistonAxis(j, ax);
-        dPlaneSpace(ax, p1, p2);
-        to3(a, A);
-        to3(p1, P1);
-        to3(p2, P2);
-        model_point_row(bm, A, P1);
-        model_point_row(bm, A, P2);
-        model_ang_row(bm, P1);
-        model_ang_row(bm, P2);
-        break;
-    case dJointTypeFixed:
-        for (int k = 0; k < 3; ++k) {
-            model_point_row(bm, bm->G, E[k]);
-            model_ang_row(bm, E[k]);
-        }
-        break;
-    case dJointTypeLMotor:
-        for (int i = 0; i < dJointGetLMotorNumAxes(j); ++i) {
-            if (!(dJointGetLMotorParam(j, dParamFMax + dParamGroup * i) > 0.0)) continue;
-            dJointGetLMotorAxis(j, i, ax);
-            to3(ax, X);
-            model_point_row(bm, bm->G, X);
-        }
-        break;
-    case dJointTypeAMotor:
-        for (int i = 0; i < dJointGetAMotorNumAxes(j); ++i) {
-            if (!(dJointGetAMotorParam(j, dParamFMax + dParamGroup * i) > 0.0)) continue;
-            dJointGetAMotorAxis(j, i, ax);
-            to3(ax, X);
-            model_ang_row(bm, X);
-        }
-        break;
-    default:
-        break;
-    }
-}
-
-/* Mobility model of a dynamic body for patch p: inverse mass, patch support, WORLD joints. */
-static void body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, bodymodel *bm)
-{
-    memset(bm, 0, sizeof *bm);
-    pfOdeMobility mob;
-    pf_ode_mobility(b, &mob);
-    memcpy(bm->G, mob.G, sizeof bm->G);
-    bm->im = mob.im;
-    memcpy(bm->iinv, mob.iinv, sizeof bm->iinv);
-    /* the patch's own support */
-    model_point_row(bm, p->c, p->n);
-    model_ang_row(bm, p->x);
-    model_ang_row(bm, p->y);
-    int nj = dBodyGetNumJoints(b);
-    for (int i = 0; i < nj; ++i)
-        if (classify_joint(ctx, p, dBodyGetJoint(b, i), b) == JC_UNKNOWN) bm->unknown = 1;
-    if (bm->unknown) return;
-    int base = bm->nq;
-    for (int i = 0; i < nj; ++i) {
-        dJointID j = dBodyGetJoint(b, i);
-        if (classify_joint(ctx, p, j, b) == JC_WORLD) model_joint_rows(bm, j, b);
-    }
-    bm->world_rows = bm->nq - base;
-}
-
-/* Patch rows of body b in twist coordinates (vx, vy, w) at c: J_i = (e_i, (c - G) x e_i) for the
- * tangents, (0, n) for the spin. Adds sign * J P J^T to A, sign * J P L to a and
- * sign * J M^-1 L to araw. */
-static void model_patch_block(const bodymodel *bm, const pfOdePair *p, const double *f,
-                              const double *t, double sign, double *A, double *a, double *araw)
-{
-    double J[3][6], PJ[3][6], r[3] = {p->c[0] - bm->G[0], p->c[1] - bm->G[1], p->c[2] - bm->G[2]};
-    const double *e[2] = {p->x, p->y};
-    for (int i = 0; i < 2; ++i) {
-        memcpy(J[i], e[i], 3 * sizeof(double));
-        pf_ode_cross(r, e[i], J[i] + 3);
-    }
-    J[2][0] = J[2][1] = J[2][2] = 0.0;
-    memcpy(J[2] + 3, p->n, 3 * sizeof(double));
-    double L[6] = {f[0], f[1], f[2], t[0], t[1], t[2]}, PL[6], ML[6];
-    model_project(bm, L, PL);
-    minv_apply(bm, L, ML);
-    for (int i = 0; i < 3; ++i)
-        model_project(bm, J[i], PJ[i]);
-    for (int i = 0; i < 3; ++i) {
-        a[i] += sign * dot6(J[i], PL);
-        araw[i] += sign * dot6(J[i], ML);
-        for (int k = 0; k < 3; ++k)
-            A[3 * i + k] += dot6(J[i], PJ[k]); /* A adds for both bodies (relative twist) */
-    }
-}
-
-/* Symmetric 3x3 eigen-decomposition by cyclic Jacobi: A = V diag(l) V^T (V columns). */
-static void jacobi3(const double *Ain, double *l, double *V)
-{
-    double a[3][3];
-    for (int i = 0; i < 3; ++i)
-        for (int k = 0; k < 3; ++k) {
-            a[i][k] = 0.5 * (Ain[3 * i + k] + Ain[3 * k + i]);
-            V[3 * i + k] = i == k;
-        }
-    for (int sweep = 0; sweep < 50; ++sweep) {
-        double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
-        double diag = fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2]);
-        if (!(off > 1e-300) || off <= 1e-17 * diag) break;
-        for (int pq = 0; pq < 3; ++pq) {
-            int ip = pq == 2 ? 1 : 0, iq = pq == 0 ? 1 : 2;
-            if (a[ip][iq] == 0.0) continue;
-            double th = 0.5 * (a[iq][iq] - a[ip][ip]) / a[ip][iq];
-            double tt = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1.0));
-            double cs = 1.0 / sqrt(tt * tt + 1.0), sn = tt * cs;
-            for (int k = 0; k < 3; ++k) { /* columns */
-                double x = a[k][ip], y = a[k][iq];
-                a[k][ip] = cs * x - sn * y;
-                a[k][iq] = sn * x + cs * y;
-            }
-            for (int k = 0; k < 3; ++k) { /* rows */
-                double x = a[ip][k], y = a[iq][k];
-                a[ip][k] = cs * x - sn * y;
-                a[iq][k] = sn * x + cs * y;
-            }
-            for (int k = 0; k < 3; ++k) {
-                double x = V[3 * k + ip], y = V[3 * k + iq];
-                V[3 * k + ip] = cs * x - sn * y;
-                V[3 * k + iq] = sn * x + cs * y;
-            }
-        }
-    }
-    for (int i = 0; i < 3; ++i)
-        l[i] = a[i][i];
-}
-
-/* Eigen-directions of the scaled Delassus block below this fraction of the largest are motions
- * the other constraints forbid (a hinge leaves one). */
-#define PF_ODE_NULL_EIGEN 1e-9
-/* A projected frictionless acceleration below this fraction of the unconstrained one is the
- * rounding of a load the other constraints carry entirely: zero. */
-#define PF_ODE_NULL_ACCEL 1e-9
-
-/* Make (A, a) acceptable to pf_stick_general when the other constraints leave A singular:
- * in coordinates (vx, vy, L w) (L the patch's radius of gyration, so the three are commensurate)
- * drop a's components along forbidden directions and give those directions the largest
- * eigenvalue. a^T A^-1 a and the incipient twist are unchanged on the allowed subspace (it is
- * the pseudo-inverse). The forbidden directions are also returned as reaction wrenches for the
- * limit-set test (pf_stick_general_limit), which must search the allowed twists only: a
- * forbidden eigenvector v in those coordinates is the wrench (v0, v1, L v2), the allowed twists
- * being those that do no work on it. */
-static void regularise_block(double *A, double *a, const double *araw, double L,
-                             pfWrench *reactions, int *reaction_count)
-{
-    *reaction_count = 0;
-    double S[3] = {1.0, 1.0, L};
-    double As[9], as[3], l[3], V[9];
-    for (int i = 0; i < 3; ++i) {
-        as[i] = a[i] * S[i];
-        for (int k = 0; k < 3; ++k)
-            As[3 * i + k] = A[3 * i + k] * S[i] * S[k];
-    }
-    jacobi3(As, l, V);
-    double lmax = fmax(fmax(l[0], l[1]), l[2]);
-    int none = !(lmax > 0.0); /* the other constraints forbid every patch motion */
-    if (none) lmax = 1.0;
-    double ap[3] = {0, 0, 0}, An[9] = {0};
-    for (int e = 0; e < 3; ++e) {
-        int keep = !none && l[e] > PF_ODE_NULL_EIGEN * lmax;
-        if (!keep) {
-            pfWrench r = {V[e], V[3 + e], L * V[6 + e]};
-            reactions[(*reaction_count)++] = r;
-        }
-        double c = 0.0;
-        for (int i = 0; i < 3; ++i)
-            c += V[3 * i + e] * as[i];
-        double le = keep ? l[e] : lmax;
-        for (int i = 0; i < 3; ++i) {
-            if (keep) ap[i] += c * V[3 * i + e];
-            for (int k = 0; k < 3; ++k)
-                An[3 * i + k] += le * V[3 * i + e] * V[3 * k + e];
-        }
-    }
-    double nraw = sqrt(araw[0] * araw[0] + araw[1] * araw[1] + araw[2] * araw[2] * L * L);
-    double np = sqrt(ap[0] * ap[0] + ap[1] * ap[1] + ap[2] * ap[2]);
-    int zero = !(np > PF_ODE_NULL_ACCEL * nraw);
-    for (int i = 0; i < 3; ++i) {
-        a[i] = zero ? 0.0 : ap[i] / S[i];
-        for (int k = 0; k < 3; ++k)
-            A[3 * i + k] = 0.5 * (An[3 * i + k] + An[3 * k + i]) / (S[i] * S[k]);
-    }
-}
-
-/* Frictionless relative acceleration of the patch, (ax, ay, alpha) in the patch frame, given the
- * other constraints (bodymodel; the same a_free as the generalised stick test, without the
- * rounding clean-up of regularise_block, which only matters for a stick decision). */
-static void patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
-                             const double *f1, const double *t1, const double *f2, const double *t2,
-                             double *af)
-{
-    double A[9] = {0}, araw[3] = {0, 0, 0};
-    bodymodel bm;
-    af[0] = af[1] = af[2] = 0.0;
-    if (dyn1 && !dyn2) {
-        /* fast path (the common case, and the benchmark's): a body on the static world under
-         * the adapter's own contact joints only is P10-P13's planar body, as in the stick test:
-         * a_c = F/m + alpha z x (c - G), alpha = M_G / J, J = n^T I n */
-        int own = 1, nj = dBodyGetNumJoints(p->b1);
-        for (int i = 0; i < nj && own; ++i)
-            own = dJointGetData(dBodyGetJoint(p->b1, i)) == (void *)ctx;
-        if (own) {
-            dMass m;
-            dBodyGetMass(p->b1, &m);
-            const dReal *gp = dBodyGetPosition(p->b1);
-            double g[3] = {gp[0] - p->c[0], gp[1] - p->c[1], gp[2] - p->c[2]};
-            double gx = pf_ode_dot(g, p->x), gy = pf_ode_dot(g, p->y);
-            double alpha = pf_ode_dot(t1, p->n) / axial_inertia(p->b1, &m, p->n);
-            af[0] = pf_ode_dot(f1, p->x) / m.mass + alpha * gy;
-            af[1] = pf_ode_dot(f1, p->y) / m.mass - alpha * gx;
-            af[2] = alpha;
-            return;
-        }
-    }
-    if (dyn1) {
-        body_model(ctx, p, p->b1, &bm);
-        model_patch_block(&bm, p, f1, t1, 1.0, A, af, araw);
-    }
-    if (dyn2) {
-        body_model(ctx, p, p->b2, &bm);
-        model_patch_block(&bm, p, f2, t2, -1.0, A, af, araw);
-    }
-}
-
-/* Delassus block of the patch rows in twist coordinates (vx, vy, w) at c, patch frame: the
- * relative twist change per unit wrench (fx, fy, mz) on body 1 (its opposite on body 2), given
- * the other constraints (bodymodel). */
-static void patch_delassus(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
-                           double *A)
-{
-    static const double zero[3] = {0, 0, 0};
-    double a[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
-    bodymodel bm;
-    memset(A, 0, 9 * sizeof *A);
-    if (dyn1) {
-        body_model(ctx, p, p->b1, &bm);
-        model_patch_block(&bm, p, zero, zero, 1.0, A, a, araw);
-    }
-    if (dyn2) {
-        body_model(ctx, p, p->b2, &bm);
-        model_patch_block(&bm, p, zero, zero, -1.0, A, a, araw);
-    }
 }
 
 /* Driving components of the slip wrench (applied explicitly, not as rows).
@@ -625,7 +155,7 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
     double sf = 1.0, ss = 1.0;
     if (ex_f || ex_s) {
         double we[3] = {ex_f ? W->fx : 0.0, ex_f ? W->fy : 0.0, ex_s ? W->mz : 0.0}, A[9];
-        patch_delassus(ctx, p, dyn1, dyn2, A);
+        pf_ode_patch_delassus(ctx, p, dyn1, dyn2, A);
         pfTwist xe = {xi.vx + dt * (A[0] * we[0] + A[1] * we[1] + A[2] * we[2]),
                       xi.vy + dt * (A[3] * we[0] + A[4] * we[1] + A[5] * we[2]),
                       xi.w + dt * (A[6] * we[0] + A[7] * we[1] + A[8] * we[2])};
@@ -709,14 +239,14 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
 {
     const double *c = p->c, *n = p->n, *x = p->x, *y = p->y;
     if (!dyn1) return PF_ERR_STATE;
-    bodymodel bm1, bm2;
-    body_model(ctx, p, p->b1, &bm1);
-    if (dyn2) body_model(ctx, p, p->b2, &bm2);
+    pfOdeBodyModel bm1, bm2;
+    pf_ode_body_model(ctx, p, p->b1, &bm1);
+    if (dyn2) pf_ode_body_model(ctx, p, p->b2, &bm2);
     if (!dyn2 && bm1.world_rows == 0) {
         /* a body on the static world with no joint restricting it: P10-P13 as written */
         const dReal *gp = dBodyGetPosition(p->b1);
         double G1[3] = {gp[0] - c[0], gp[1] - c[1], gp[2] - c[2]};
-        double j1 = axial_inertia(p->b1, m1, n);
+        double j1 = pf_ode_axial_inertia(p->b1, m1, n);
         double gx = pf_ode_dot(G1, x), gy = pf_ode_dot(G1, y);
         pfPlanarBody body = {m1->mass, j1, gx, gy};
         double lfx = pf_ode_dot(f1, x), lfy = pf_ode_dot(f1, y), lmz = pf_ode_dot(t1v, n);
@@ -730,10 +260,10 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
         pfPlanarStickInput in = {&p->def, mu, N, body, lfx, lfy, lmz};
         return limit ? pf_stick_planar_limit(&in, res, NULL) : pf_stick_planar(&in, res, NULL);
     }
-    /* generalised form: A and a_free given the other constraints (see bodymodel) */
+    /* generalised form: A and a_free given the other constraints (pf_ode_model.h) */
     double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
-    model_patch_block(&bm1, p, f1, t1v, 1.0, A, af, araw);
-    if (dyn2) model_patch_block(&bm2, p, f2, t2v, -1.0, A, af, araw);
+    pf_ode_model_patch_block(&bm1, p, f1, t1v, 1.0, A, af, araw);
+    if (dyn2) pf_ode_model_patch_block(&bm2, p, f2, t2v, -1.0, A, af, araw);
     if (stop) {
         af[0] += stop->vx;
         af[1] += stop->vy;
@@ -744,7 +274,7 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
     }
     pfWrench reac[3];
     int nreac = 0;
-    regularise_block(A, af, araw, p->rho_g, reac, &nreac);
+    pf_ode_regularise_block(A, af, araw, p->rho_g, reac, &nreac);
     pfTwist a_free = {af[0], af[1], af[2]};
     pfGeneralStickInput in = {&p->def, mu, N, A, a_free, reac, limit ? nreac : 0};
     return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
@@ -1095,7 +625,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
          * incipient twist (rotation about CA, or the limit-set minimiser). */
         if (!xi_from_test && (dyn1 || dyn2)) {
             double af[3];
-            patch_free_accel(ctx, p, dyn1, dyn2, f1, t1v, f2, t2v, af);
+            pf_ode_patch_free_accel(ctx, p, dyn1, dyn2, f1, t1v, f2, t2v, af);
             pfTwist pred = {tw.vx + dt * af[0], tw.vy + dt * af[1], tw.w + dt * af[2]};
             if (isfinite(pred.vx) && isfinite(pred.vy) && isfinite(pred.w)) xi = pred;
         }
@@ -1254,7 +784,7 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
     ctx->alive_count = w;
     /* one loop evaluates each patch and creates its rows at once. A later patch's stick test
      * meets the joints created earlier in this loop: they carry the context as joint data, so
-     * classify_joint counts them as the adapter's contacts (loads from the previous step's
+     * pf_ode_classify_joint counts them as the adapter's contacts (loads from the previous step's
      * feedback), never as the user's motors (world joints) */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
@@ -1310,7 +840,7 @@ static void add3(double *a, const dReal *b)
     a[2] += b[2];
 }
 
-/* Loads of the other constraints on body b during the step just taken (bodymodel's classes):
+/* Loads of the other constraints on body b during the step just taken (pf_ode_model.c's classes):
  * the feedback of LOAD joints, or, if the body has an UNKNOWN joint, the momentum balance
  *   m dv/dt = user + gravity + this pair + others  (and I dw/dt likewise, gyroscopic term dropped)
  * fown / town: this pair's force and torque on b. WORLD joints contribute nothing (projected). */
@@ -1323,11 +853,11 @@ static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
     double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
     for (int i = 0; i < nj; ++i) {
         dJointID j = dBodyGetJoint(b, i);
-        jclass jc = classify_joint(ctx, p, j, b);
-        if (jc == JC_UNKNOWN) unknown = 1;
-        if (jc != JC_LOAD) continue;
+        pfOdeJointClass jc = pf_ode_classify_joint(ctx, p, j, b);
+        if (jc == PF_ODE_JOINT_UNKNOWN) unknown = 1;
+        if (jc != PF_ODE_JOINT_LOAD) continue;
         const dJointFeedback *fb = dJointGetFeedback(j);
-        if (joint_body_is_first(j, b)) {
+        if (pf_ode_joint_body_is_first(j, b)) {
             add3(f, fb->f1);
             add3(t, fb->t1);
         } else {
