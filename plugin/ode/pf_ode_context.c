@@ -537,7 +537,7 @@ int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out)
 {
     if (!ctx || !out) return PF_ERR_NULL;
     if (i < 0 || i >= ctx->alive_count) return PF_ERR_RANGE;
-    *out = pf_ode_pair_at(ctx, ctx->alive[i])->info;
+    *out = pf_ode_pair_at(ctx, ctx->alive[i])->step.info;
     return PF_OK;
 }
 
@@ -547,7 +547,7 @@ int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchI
     int idx = pf_ode_pair_lookup(ctx, a, b);
     if (idx < 0) idx = pf_ode_pair_lookup(ctx, b, a);
     if (idx < 0) return PF_ERR_RANGE;
-    *out = pf_ode_pair_at(ctx, idx)->info;
+    *out = pf_ode_pair_at(ctx, idx)->step.info;
     return PF_OK;
 }
 

@@ -26,18 +26,29 @@ typedef enum pfOdeGeomKind {
     PF_ODE_KIND_HERTZ      ///< Hertz disk, radius from N in before_step unless given
 } pfOdeGeomKind;
 
-/// Persistent state of one geom pair (lives in a chunk that never moves, so the dJointFeedback
-/// structs it holds stay valid while ODE writes them).
-typedef struct pfOdePair {
-    dGeomID g1, g2; ///< key; g1 carries body 1
-    dBodyID b1, b2; ///< b2 may be 0 (static environment)
-    int in_use;
-    unsigned long seen; ///< frame stamp of the last pf_ode_collide
-    int fresh;          ///< 1 until the pair has completed one step
-    dJointGroupID group;
-    pfOdePairMaterial mat;
+/// What a pair keeps from one step to the next: its material, its stick/slip state and anchor,
+/// the normal forces measured after the last steps, the other joints' loads measured after the
+/// last step and the solver's warm start. Everything the stick test reads of the past is here.
+typedef struct pfOdePairPersist {
+    pfOdePairMaterial mat; ///< combined at the first collide of each step (materials may change)
+    pfOdePatchState state; ///< the last step's state; set only in evaluate (pf_ode_step.c)
+    int has_n;             ///< normal force measured in the previous step
+    double n_meas;         ///< [N]
+    double n_recent[PF_ODE_N_RECENT]; ///< the last steps' measured N, newest first [N]
+    double anchor1[3], anchor2[3];    ///< stick anchor: body-1 local point, body-2 local or world
+    double axis1[3], axis2[3];        ///< stick anchor: patch x in body-1 / body-2 (or world) frame
+    double nrm1[3], nrm2[3];          ///< stick anchor: patch z in body-1 / body-2 (or world) frame
+    double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads
+    int has_other;
+    pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
+} pfOdePairPersist;
 
-    /* this step */
+/// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
+/// pre-step snapshot for after_step and the step's diagnostics. Rebuilt every step (collide, then
+/// before_step); nothing here is read by the next step's decisions.
+typedef struct pfOdePairStep {
+    dBodyID b1, b2; ///< b2 may be 0 (static environment); set at the step's first collide
+    dJointGroupID group;
     int ncontacts;
     dContactGeom contacts[PF_ODE_MAX_CONTACTS];
     dJointFeedback fb[PF_ODE_MAX_CONTACTS];
@@ -52,33 +63,35 @@ typedef struct pfOdePair {
     int has_drive;                 ///< 1: drive_f / drive_t applied explicitly this step
     double drive_f[3];             ///< explicit friction force on body 1 at c (world) [N]
     double drive_t[3];             ///< explicit friction moment on body 1 (world) [N m]
-
-    /* persistent */
-    pfOdePatchState state;
-    int has_n;                        ///< normal force measured in the previous step
-    double n_meas;                    ///< [N]
-    double n_recent[PF_ODE_N_RECENT]; ///< the last steps' measured N, newest first [N]
-    double anchor1[3], anchor2[3];    ///< stick anchor: body-1 local point, body-2 local or world
-    double axis1[3], axis2[3];        ///< stick anchor: patch x in body-1 / body-2 (or world) frame
-    double nrm1[3], nrm2[3];          ///< stick anchor: patch z in body-1 / body-2 (or world) frame
-    double pre_G1[3], pre_G2[3]; ///< body positions before the step (feedback torques are about)
+    double pre_G1[3], pre_G2[3];   ///< body positions before the step (feedback torques are about)
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
-    double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads
-    int has_other;
     double dt;
-    pfOdePatchInfo info;
+    pfOdePatchInfo info; ///< this step's report (pf_ode_get_patch reads it until the next step)
 
     /* in-solver coupling (pf_ode_solver.c) */
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
     dJointFeedback fb_patch; ///< that joint's feedback (normal and friction rows)
     int solver_at_rest;      ///< 1: at rest when the step began (evaluate: the static test ran)
     pfTwist roll;            ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
-    pfTwist solver_guess;    ///< last post-step twist of the projection (warm start)
     int solver_sticks;       ///< the last projection kept the patch at rest
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):
     double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
+} pfOdePairStep;
+
+/// One geom pair in the pool (a chunk that never moves, so the dJointFeedback structs of its
+/// step scratch stay valid while ODE writes them). Split by lifetime, as Box2D splits b2Contact
+/// from b2ContactSim: the key and pool bookkeeping, what persists across steps, and this step's
+/// scratch.
+typedef struct pfOdePair {
+    dGeomID g1, g2; ///< key; g1 carries body 1
+    int in_use;
+    unsigned long seen; ///< frame stamp of the last pf_ode_collide
+    int fresh;          ///< 1 until the pair has completed one step
+
+    pfOdePairPersist persist; ///< survives the step
+    pfOdePairStep step;       ///< this step only
 } pfOdePair;
 
 #define PF_ODE_CHUNK 64

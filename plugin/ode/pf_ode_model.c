@@ -75,9 +75,9 @@ double pf_ode_axial_inertia(dBodyID b, const dMass *m, const double *n)
 
 static int pair_owns(const pfOdePair *p, const dJointFeedback *fb)
 {
-    if (fb == &p->fb_fric || fb == &p->fb_spin || fb == &p->fb_patch) return 1;
+    if (fb == &p->step.fb_fric || fb == &p->step.fb_spin || fb == &p->step.fb_patch) return 1;
     for (int i = 0; i < PF_ODE_MAX_CONTACTS; ++i)
-        if (fb == &p->fb[i]) return 1;
+        if (fb == &p->step.fb[i]) return 1;
     return 0;
 }
 
@@ -289,9 +289,9 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
 {
     pf_ode_model_init(bm, b);
     /* the patch's own support */
-    pf_ode_model_point_row(bm, p->c, p->n);
-    pf_ode_model_ang_row(bm, p->x);
-    pf_ode_model_ang_row(bm, p->y);
+    pf_ode_model_point_row(bm, p->step.c, p->step.n);
+    pf_ode_model_ang_row(bm, p->step.x);
+    pf_ode_model_ang_row(bm, p->step.y);
     int nj = dBodyGetNumJoints(b);
     for (int i = 0; i < nj; ++i)
         if (pf_ode_classify_joint(ctx, p, dBodyGetJoint(b, i), b) == PF_ODE_JOINT_UNKNOWN)
@@ -312,14 +312,15 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
 void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, const double *f,
                               const double *t, double sign, double *A, double *a, double *araw)
 {
-    double J[3][6], PJ[3][6], r[3] = {p->c[0] - bm->G[0], p->c[1] - bm->G[1], p->c[2] - bm->G[2]};
-    const double *e[2] = {p->x, p->y};
+    double J[3][6], PJ[3][6],
+        r[3] = {p->step.c[0] - bm->G[0], p->step.c[1] - bm->G[1], p->step.c[2] - bm->G[2]};
+    const double *e[2] = {p->step.x, p->step.y};
     for (int i = 0; i < 2; ++i) {
         memcpy(J[i], e[i], 3 * sizeof(double));
         pf_ode_cross(r, e[i], J[i] + 3);
     }
     J[2][0] = J[2][1] = J[2][2] = 0.0;
-    memcpy(J[2] + 3, p->n, 3 * sizeof(double));
+    memcpy(J[2] + 3, p->step.n, 3 * sizeof(double));
     double L[6] = {f[0], f[1], f[2], t[0], t[1], t[2]}, PL[6], ML[6];
     pf_ode_model_project(bm, L, PL);
     pf_ode_model_minv_apply(bm, L, ML);
@@ -444,28 +445,29 @@ void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dy
         /* fast path (the common case, and the benchmark's): a body on the static world under
          * the adapter's own contact joints only is P10-P13's planar body, as in the stick test:
          * a_c = F/m + alpha z x (c - G), alpha = M_G / J, J = n^T I n */
-        int own = 1, nj = dBodyGetNumJoints(p->b1);
+        int own = 1, nj = dBodyGetNumJoints(p->step.b1);
         for (int i = 0; i < nj && own; ++i)
-            own = dJointGetData(dBodyGetJoint(p->b1, i)) == (void *)ctx;
+            own = dJointGetData(dBodyGetJoint(p->step.b1, i)) == (void *)ctx;
         if (own) {
             dMass m;
-            dBodyGetMass(p->b1, &m);
-            const dReal *gp = dBodyGetPosition(p->b1);
-            double g[3] = {gp[0] - p->c[0], gp[1] - p->c[1], gp[2] - p->c[2]};
-            double gx = pf_ode_dot(g, p->x), gy = pf_ode_dot(g, p->y);
-            double alpha = pf_ode_dot(t1, p->n) / pf_ode_axial_inertia(p->b1, &m, p->n);
-            af[0] = pf_ode_dot(f1, p->x) / m.mass + alpha * gy;
-            af[1] = pf_ode_dot(f1, p->y) / m.mass - alpha * gx;
+            dBodyGetMass(p->step.b1, &m);
+            const dReal *gp = dBodyGetPosition(p->step.b1);
+            double g[3] = {gp[0] - p->step.c[0], gp[1] - p->step.c[1], gp[2] - p->step.c[2]};
+            double gx = pf_ode_dot(g, p->step.x), gy = pf_ode_dot(g, p->step.y);
+            double alpha =
+                pf_ode_dot(t1, p->step.n) / pf_ode_axial_inertia(p->step.b1, &m, p->step.n);
+            af[0] = pf_ode_dot(f1, p->step.x) / m.mass + alpha * gy;
+            af[1] = pf_ode_dot(f1, p->step.y) / m.mass - alpha * gx;
             af[2] = alpha;
             return;
         }
     }
     if (dyn1) {
-        pf_ode_body_model(ctx, p, p->b1, &bm);
+        pf_ode_body_model(ctx, p, p->step.b1, &bm);
         pf_ode_model_patch_block(&bm, p, f1, t1, 1.0, A, af, araw);
     }
     if (dyn2) {
-        pf_ode_body_model(ctx, p, p->b2, &bm);
+        pf_ode_body_model(ctx, p, p->step.b2, &bm);
         pf_ode_model_patch_block(&bm, p, f2, t2, -1.0, A, af, araw);
     }
 }
@@ -481,11 +483,11 @@ void pf_ode_patch_delassus(const pfOdeContext *ctx, const pfOdePair *p, int dyn1
     pfOdeBodyModel bm;
     memset(A, 0, 9 * sizeof *A);
     if (dyn1) {
-        pf_ode_body_model(ctx, p, p->b1, &bm);
+        pf_ode_body_model(ctx, p, p->step.b1, &bm);
         pf_ode_model_patch_block(&bm, p, zero, zero, 1.0, A, a, araw);
     }
     if (dyn2) {
-        pf_ode_body_model(ctx, p, p->b2, &bm);
+        pf_ode_body_model(ctx, p, p->step.b2, &bm);
         pf_ode_model_patch_block(&bm, p, zero, zero, -1.0, A, a, araw);
     }
 }

@@ -98,13 +98,13 @@ static double contact_hull(const pfOdePair *p, const double *o, const double *x,
                            double *xy, int *nv)
 {
     double pts[PF_ODE_MAX_CONTACTS][2];
-    for (int i = 0; i < p->ncontacts; ++i) {
-        double d[3] = {p->contacts[i].pos[0] - o[0], p->contacts[i].pos[1] - o[1],
-                       p->contacts[i].pos[2] - o[2]};
+    for (int i = 0; i < p->step.ncontacts; ++i) {
+        double d[3] = {p->step.contacts[i].pos[0] - o[0], p->step.contacts[i].pos[1] - o[1],
+                       p->step.contacts[i].pos[2] - o[2]};
         pts[i][0] = pf_ode_dot(d, x);
         pts[i][1] = pf_ode_dot(d, y);
     }
-    *nv = p->ncontacts >= 3 ? convex_hull(pts, p->ncontacts, xy) : 0;
+    *nv = p->step.ncontacts >= 3 ? convex_hull(pts, p->step.ncontacts, xy) : 0;
     if (*nv < 3) return 0.0;
     double cx = 0, cy = 0;
     return polygon_area_centroid(xy, *nv, &cx, &cy);
@@ -112,11 +112,11 @@ static double contact_hull(const pfOdePair *p, const double *o, const double *x,
 
 static void frame_from_normal(pfOdePair *p)
 {
-    dVector3 nn = {p->n[0], p->n[1], p->n[2], 0}, a, b;
+    dVector3 nn = {p->step.n[0], p->step.n[1], p->step.n[2], 0}, a, b;
     dPlaneSpace(nn, a, b);
     for (int k = 0; k < 3; ++k) {
-        p->x[k] = a[k];
-        p->y[k] = b[k];
+        p->step.x[k] = a[k];
+        p->step.y[k] = b[k];
     }
 }
 
@@ -147,7 +147,8 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
     int k = 0;
     double best = 0.0;
     for (int i = 0; i < 3; ++i) {
-        double a = fabs(R[0 + i] * p->n[0] + R[4 + i] * p->n[1] + R[8 + i] * p->n[2]);
+        double a =
+            fabs(R[0 + i] * p->step.n[0] + R[4 + i] * p->step.n[1] + R[8 + i] * p->step.n[2]);
         if (a > best) {
             best = a;
             k = i;
@@ -155,7 +156,7 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
     }
     if (best < PF_ODE_FACE_COS) return 0;
     double ak[3] = {R[0 + k], R[4 + k], R[8 + k]};
-    double sgn = pf_ode_dot(ak, p->n) > 0 ? 1.0 : -1.0;
+    double sgn = pf_ode_dot(ak, p->step.n) > 0 ? 1.0 : -1.0;
     for (int j = 0; j < 3; ++j)
         f->c[j] = pos[j] - side * sgn * 0.5 * len[k] * ak[j];
     int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
@@ -165,11 +166,11 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
         i2 = t;
     }
     double e1[3] = {R[0 + i1], R[4 + i1], R[8 + i1]};
-    double s1 = pf_ode_dot(e1, p->n);
+    double s1 = pf_ode_dot(e1, p->step.n);
     for (int j = 0; j < 3; ++j)
-        f->u[j] = e1[j] - s1 * p->n[j];
+        f->u[j] = e1[j] - s1 * p->step.n[j];
     normalize(f->u);
-    pf_ode_cross(p->n, f->u, f->v);
+    pf_ode_cross(p->step.n, f->u, f->v);
     f->hu = 0.5 * len[i1];
     f->hv = 0.5 * len[i2];
     return 1;
@@ -178,14 +179,14 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
 /* The face f, centred at c (its centre projected on the contact plane), as the pair's patch. */
 static int rect_patch(pfOdePair *p, const double *c, const boxface *f)
 {
-    memcpy(p->c, c, sizeof p->c);
-    memcpy(p->x, f->u, sizeof p->x);
-    memcpy(p->y, f->v, sizeof p->y);
-    p->def = pf_default_patch_def();
-    p->def.shape = PF_PATCH_RECT;
-    p->def.length = 2.0 * f->hu;
-    p->def.width = 2.0 * f->hv;
-    p->kind = PF_ODE_KIND_PATCH;
+    memcpy(p->step.c, c, sizeof p->step.c);
+    memcpy(p->step.x, f->u, sizeof p->step.x);
+    memcpy(p->step.y, f->v, sizeof p->step.y);
+    p->step.def = pf_default_patch_def();
+    p->step.def.shape = PF_PATCH_RECT;
+    p->step.def.length = 2.0 * f->hu;
+    p->step.def.width = 2.0 * f->hv;
+    p->step.kind = PF_ODE_KIND_PATCH;
     return 1;
 }
 
@@ -228,15 +229,15 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
     boxface f;
     if (!flat_box_face(p, g, side, &f)) return 0;
     double tol = 0.05 * 2.0 * fmin(f.hu, f.hv);
-    for (int i = 0; i < p->ncontacts; ++i) {
-        double d[3] = {p->contacts[i].pos[0] - f.c[0], p->contacts[i].pos[1] - f.c[1],
-                       p->contacts[i].pos[2] - f.c[2]};
-        if (fabs(pf_ode_dot(d, p->n)) > tol) return 0;
+    for (int i = 0; i < p->step.ncontacts; ++i) {
+        double d[3] = {p->step.contacts[i].pos[0] - f.c[0], p->step.contacts[i].pos[1] - f.c[1],
+                       p->step.contacts[i].pos[2] - f.c[2]};
+        if (fabs(pf_ode_dot(d, p->step.n)) > tol) return 0;
         if (fabs(pf_ode_dot(d, f.u)) > f.hu + tol || fabs(pf_ode_dot(d, f.v)) > f.hv + tol)
             return 0;
     }
     double c[3];
-    project_to_plane(f.c, c0, p->n, c);
+    project_to_plane(f.c, c0, p->step.n, c);
     int ocls = other ? dGeomGetClass(other) : -1;
     boxface o;
     if (ocls == dPlaneClass) {
@@ -244,7 +245,7 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
     } else if (ocls == dBoxClass && flat_box_face(p, other, -side, &o)) {
         /* both faces in the frame (u, v) of this face about c */
         double oc[3];
-        project_to_plane(o.c, c0, p->n, oc);
+        project_to_plane(o.c, c0, p->step.n, oc);
         double dc[3] = {oc[0] - c[0], oc[1] - c[1], oc[2] - c[2]};
         double ox = pf_ode_dot(dc, f.u), oy = pf_ode_dot(dc, f.v);
         double ux = pf_ode_dot(o.u, f.u), uy = pf_ode_dot(o.u, f.v);
@@ -271,14 +272,14 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
                 poly[2 * i + 1] -= cy;
             }
             for (int k = 0; k < 3; ++k)
-                p->c[k] = c[k] + cx * f.u[k] + cy * f.v[k];
-            memcpy(p->x, f.u, sizeof f.u);
-            memcpy(p->y, f.v, sizeof f.v);
-            p->def = pf_default_patch_def();
-            p->def.shape = PF_PATCH_POLYGON;
-            p->def.vertex_count = nv;
-            memcpy(p->def.vertices, poly, sizeof(double) * 2 * (size_t)nv);
-            p->kind = PF_ODE_KIND_PATCH;
+                p->step.c[k] = c[k] + cx * f.u[k] + cy * f.v[k];
+            memcpy(p->step.x, f.u, sizeof f.u);
+            memcpy(p->step.y, f.v, sizeof f.v);
+            p->step.def = pf_default_patch_def();
+            p->step.def.shape = PF_PATCH_POLYGON;
+            p->step.def.vertex_count = nv;
+            memcpy(p->step.def.vertices, poly, sizeof(double) * 2 * (size_t)nv);
+            p->step.kind = PF_ODE_KIND_PATCH;
             return 1;
         }
     } else {
@@ -300,28 +301,28 @@ static int try_cylinder(pfOdePair *p, dGeomID g, double side, const double *c0)
     const dReal *R = dGeomGetRotation(g);
     const dReal *pos = dGeomGetPosition(g);
     double az[3] = {R[2], R[6], R[10]};
-    double d = pf_ode_dot(az, p->n);
-    if (fabs(d) < PF_ODE_FACE_COS || p->ncontacts < 3) return 0;
+    double d = pf_ode_dot(az, p->step.n);
+    if (fabs(d) < PF_ODE_FACE_COS || p->step.ncontacts < 3) return 0;
     double sgn = d > 0 ? 1.0 : -1.0;
     double ec[3];
     for (int j = 0; j < 3; ++j)
         ec[j] = pos[j] - side * sgn * 0.5 * l * az[j];
     double c[3];
-    project_to_plane(ec, c0, p->n, c);
+    project_to_plane(ec, c0, p->step.n, c);
     /* the contact points must lie on the rim (not an edge contact of a tilted cylinder) */
-    for (int i = 0; i < p->ncontacts; ++i) {
-        double dd[3] = {p->contacts[i].pos[0] - c[0], p->contacts[i].pos[1] - c[1],
-                        p->contacts[i].pos[2] - c[2]};
-        double t = pf_ode_dot(dd, p->n);
+    for (int i = 0; i < p->step.ncontacts; ++i) {
+        double dd[3] = {p->step.contacts[i].pos[0] - c[0], p->step.contacts[i].pos[1] - c[1],
+                        p->step.contacts[i].pos[2] - c[2]};
+        double t = pf_ode_dot(dd, p->step.n);
         double rr = sqrt(fmax(pf_ode_dot(dd, dd) - t * t, 0.0));
         if (rr > 1.05 * r) return 0;
     }
-    memcpy(p->c, c, sizeof c);
+    memcpy(p->step.c, c, sizeof c);
     frame_from_normal(p);
-    p->def = pf_default_patch_def();
-    p->def.shape = PF_PATCH_DISK;
-    p->def.radius = r;
-    p->kind = PF_ODE_KIND_PATCH;
+    p->step.def = pf_default_patch_def();
+    p->step.def.shape = PF_PATCH_DISK;
+    p->step.def.radius = r;
+    p->step.kind = PF_ODE_KIND_PATCH;
     return 1;
 }
 
@@ -340,23 +341,23 @@ static double curvature_radius(dGeomID g)
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
 {
     (void)ctx;
-    int n = p->ncontacts;
+    int n = p->step.ncontacts;
     double c0[3] = {0, 0, 0}, nn[3] = {0, 0, 0};
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < 3; ++k) {
-            c0[k] += p->contacts[i].pos[k] / n;
-            nn[k] += p->contacts[i].normal[k];
+            c0[k] += p->step.contacts[i].pos[k] / n;
+            nn[k] += p->step.contacts[i].normal[k];
         }
     normalize(nn);
-    memcpy(p->n, nn, sizeof nn);
-    memcpy(p->c, c0, sizeof c0);
-    p->kind = PF_ODE_KIND_POINT;
-    p->def = pf_default_patch_def();
+    memcpy(p->step.n, nn, sizeof nn);
+    memcpy(p->step.c, c0, sizeof c0);
+    p->step.kind = PF_ODE_KIND_POINT;
+    p->step.def = pf_default_patch_def();
 
-    if (p->mat.fixed) {
+    if (p->persist.mat.fixed) {
         frame_from_normal(p);
-        p->def = p->mat.patch;
-        p->kind = PF_ODE_KIND_PATCH;
+        p->step.def = p->persist.mat.patch;
+        p->step.kind = PF_ODE_KIND_PATCH;
         return;
     }
     if (try_box(p, p->g1, p->g2, 1.0, c0) || try_box(p, p->g2, p->g1, -1.0, c0)) return;
@@ -366,21 +367,22 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
         /* sphere, or a capsule end: Hertzian disk at the contact point */
         frame_from_normal(p);
         double inv = (isfinite(r1) ? 1.0 / r1 : 0.0) + (isfinite(r2) ? 1.0 / r2 : 0.0);
-        p->hertz_rstar = 1.0 / inv;
-        p->def.shape = PF_PATCH_HERTZ_DISK;
-        p->def.radius = p->mat.hertz_radius; /* 0: computed from N in before_step */
-        p->def.rolling_d = p->mat.rolling_d;
-        p->def.eps_t = p->mat.eps_t;
-        p->def.eps_r = p->mat.eps_r;
-        p->def.model = p->mat.mode == PF_ODE_MODE_PADE ? PF_MODEL_PADE : PF_MODEL_EXACT;
-        p->kind = PF_ODE_KIND_HERTZ;
+        p->step.hertz_rstar = 1.0 / inv;
+        p->step.def.shape = PF_PATCH_HERTZ_DISK;
+        p->step.def.radius = p->persist.mat.hertz_radius; /* 0: computed from N in before_step */
+        p->step.def.rolling_d = p->persist.mat.rolling_d;
+        p->step.def.eps_t = p->persist.mat.eps_t;
+        p->step.def.eps_r = p->persist.mat.eps_r;
+        p->step.def.model =
+            p->persist.mat.mode == PF_ODE_MODE_PADE ? PF_MODEL_PADE : PF_MODEL_EXACT;
+        p->step.kind = PF_ODE_KIND_HERTZ;
         return;
     }
     /* polygon from the contact points */
     frame_from_normal(p);
     double xy[2 * PF_ODE_MAX_CONTACTS];
     int nv = 0;
-    double area = contact_hull(p, c0, p->x, p->y, xy, &nv);
+    double area = contact_hull(p, c0, p->step.x, p->step.y, xy, &nv);
     double ext2 = 0.0;
     for (int i = 0; i < nv; ++i)
         ext2 = fmax(ext2, xy[2 * i] * xy[2 * i] + xy[2 * i + 1] * xy[2 * i + 1]);
@@ -393,15 +395,15 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
             xy[2 * i + 1] -= cy;
         }
         for (int k = 0; k < 3; ++k)
-            p->c[k] = c0[k] + cx * p->x[k] + cy * p->y[k];
-        p->def.shape = PF_PATCH_POLYGON;
-        p->def.vertex_count = nv;
-        memcpy(p->def.vertices, xy, sizeof(double) * 2 * (size_t)nv);
-        p->kind = PF_ODE_KIND_PATCH;
+            p->step.c[k] = c0[k] + cx * p->step.x[k] + cy * p->step.y[k];
+        p->step.def.shape = PF_PATCH_POLYGON;
+        p->step.def.vertex_count = nv;
+        memcpy(p->step.def.vertices, xy, sizeof(double) * 2 * (size_t)nv);
+        p->step.kind = PF_ODE_KIND_PATCH;
         return;
     }
     /* an edge or a single point: point friction (counted in before_step) */
-    p->kind = PF_ODE_KIND_POINT;
+    p->step.kind = PF_ODE_KIND_POINT;
 }
 
 /* The contacts of points first .. ncontacts-1 as ODE contacts: dContactApprox1 point friction in
@@ -409,9 +411,10 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
  * tilt anchor's target velocity while stuck. out has room for ncontacts - first entries. */
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out)
 {
-    dBodyID b1 = p->b1, b2 = p->b2;
-    const int stock = p->mat.mode == PF_ODE_MODE_STOCK;
-    double mu = (stock && ctx->cfg.stock_mu_kinetic != 0) ? p->mat.mu_k : p->mat.mu_s;
+    dBodyID b1 = p->step.b1, b2 = p->step.b2;
+    const int stock = p->persist.mat.mode == PF_ODE_MODE_STOCK;
+    double mu =
+        (stock && ctx->cfg.stock_mu_kinetic != 0) ? p->persist.mat.mu_k : p->persist.mat.mu_s;
     /* Tilt anchor of a stuck patch. Inside the contact surface layer ODE corrects no penetration,
      * so a tilt of body 1 about the patch's tangent axes that the solver leaves (QuickStep's
      * unconverged iterations; rocking excited by the load's moment) is never undone, and it
@@ -422,13 +425,14 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
      * this cannot hold a corner down (tipping is unchanged); it only removes the solver's
      * drift. Clamped like the tangential correction. */
     double theta[3] = {0, 0, 0}, tilt_gain = 0.0;
-    if (!stock && p->state == PF_ODE_STATE_STICK && p->dt > 0.0) {
-        dVector3 n1, n2 = {p->nrm2[0], p->nrm2[1], p->nrm2[2], 0};
-        dBodyVectorToWorld(b1, p->nrm1[0], p->nrm1[1], p->nrm1[2], n1);
-        if (b2) dBodyVectorToWorld(b2, p->nrm2[0], p->nrm2[1], p->nrm2[2], n2);
+    if (!stock && p->persist.state == PF_ODE_STATE_STICK && p->step.dt > 0.0) {
+        dVector3 n1, n2 = {p->persist.nrm2[0], p->persist.nrm2[1], p->persist.nrm2[2], 0};
+        dBodyVectorToWorld(b1, p->persist.nrm1[0], p->persist.nrm1[1], p->persist.nrm1[2], n1);
+        if (b2)
+            dBodyVectorToWorld(b2, p->persist.nrm2[0], p->persist.nrm2[1], p->persist.nrm2[2], n2);
         double a1[3] = {n1[0], n1[1], n1[2]}, a2[3] = {n2[0], n2[1], n2[2]};
         pf_ode_cross(a2, a1, theta);
-        if (pf_ode_finite3(theta)) tilt_gain = PF_ODE_TILT_GAIN * ctx->cfg.drift_gain / p->dt;
+        if (pf_ode_finite3(theta)) tilt_gain = PF_ODE_TILT_GAIN * ctx->cfg.drift_gain / p->step.dt;
     }
     /* the bodies' mobility, once for all the pair's rows (their relative CFM, pf_ode_rows.c) */
     pfOdeMobility mb1, mb2;
@@ -436,27 +440,27 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         pf_ode_mobility(b1, &mb1);
         pf_ode_mobility(b2, &mb2);
     }
-    for (int i = first; i < p->ncontacts; ++i) {
+    for (int i = first; i < p->step.ncontacts; ++i) {
         dContact c;
         memset(&c, 0, sizeof c);
-        c.geom = p->contacts[i];
+        c.geom = p->step.contacts[i];
         if (stock) {
             c.surface.mode = dContactApprox1;
             c.surface.mu = mu;
-            if (p->mat.stock_spin_rho > 0) {
+            if (p->persist.mat.stock_spin_rho > 0) {
                 /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
                 c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;
                 c.surface.mu2 = mu;
                 c.surface.rho = -1;
                 c.surface.rho2 = -1;
-                c.surface.rhoN = p->mat.stock_spin_rho;
+                c.surface.rhoN = p->persist.mat.stock_spin_rho;
             }
         } else {
             c.surface.mode = 0;
             c.surface.mu = 0; /* normal row only */
             double P[3] = {c.geom.pos[0], c.geom.pos[1], c.geom.pos[2]};
             double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
-            double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, P, nn), p->dt);
+            double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, P, nn), p->step.dt);
             if (cfm > 0.0) {
                 c.surface.mode |= dContactSoftCFM;
                 c.surface.soft_cfm = cfm;
@@ -464,7 +468,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
             if (tilt_gain > 0.0) {
                 double r[3], tr[3];
                 for (int k = 0; k < 3; ++k)
-                    r[k] = c.geom.pos[k] - p->c[k];
+                    r[k] = c.geom.pos[k] - p->step.c[k];
                 pf_ode_cross(theta, r, tr);
                 double v = -tilt_gain * pf_ode_dot(tr, nn), lim = ctx->cfg.stick_velocity_tol;
                 v = v > lim ? lim : (v < -lim ? -lim : v);
@@ -482,12 +486,12 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
 {
     dContact c[PF_ODE_MAX_CONTACTS];
-    if (first >= p->ncontacts) return;
+    if (first >= p->step.ncontacts) return;
     pf_ode_normal_contacts(ctx, p, first, c);
-    for (int i = first; i < p->ncontacts; ++i) {
-        dJointID j = dJointCreateContact(ctx->world, p->group, &c[i - first]);
-        dJointAttach(j, p->b1, p->b2);
-        dJointSetFeedback(j, &p->fb[i]);
+    for (int i = first; i < p->step.ncontacts; ++i) {
+        dJointID j = dJointCreateContact(ctx->world, p->step.group, &c[i - first]);
+        dJointAttach(j, p->step.b1, p->step.b2);
+        dJointSetFeedback(j, &p->step.fb[i]);
         dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
     }
 }
@@ -536,22 +540,22 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     if (pf_ode_pair_acquire(ctx, g1, g2, &idx) != PF_OK) return PF_ERR_NO_MEMORY;
     pfOdePair *p = pf_ode_pair_at(ctx, idx);
     if (p->seen != ctx->frame || p->fresh) {
-        if (p->seen != ctx->frame) p->ncontacts = 0;
+        if (p->seen != ctx->frame) p->step.ncontacts = 0;
         p->seen = ctx->frame;
-        p->b1 = b1;
-        p->b2 = b2;
-        p->group = group;
-        pf_ode_combine(pf_ode_material_of(ctx, g1), pf_ode_material_of(ctx, g2), &p->mat);
+        p->step.b1 = b1;
+        p->step.b2 = b2;
+        p->step.group = group;
+        pf_ode_combine(pf_ode_material_of(ctx, g1), pf_ode_material_of(ctx, g2), &p->persist.mat);
     }
-    int base = p->ncontacts;
-    for (int i = 0; i < m && p->ncontacts < PF_ODE_MAX_CONTACTS; ++i)
-        p->contacts[p->ncontacts++] = cg[i];
+    int base = p->step.ncontacts;
+    for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
+        p->step.contacts[p->step.ncontacts++] = cg[i];
 
     /* Stock mode: ODE's own contact joints now. Patch modes: the normal rows are created in
      * pf_ode_before_step (their CFM depends on the step, pf_ode_rows.c; with the in-solver
      * coupling they are part of the patch joint). */
-    if (p->mat.mode == PF_ODE_MODE_STOCK) pf_ode_create_normal_joints(ctx, p, base);
-    return p->ncontacts - base;
+    if (p->persist.mat.mode == PF_ODE_MODE_STOCK) pf_ode_create_normal_joints(ctx, p, base);
+    return p->step.ncontacts - base;
 }
 
 static void near_cb(void *data, dGeomID g1, dGeomID g2);

@@ -56,53 +56,55 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
         A[i] = Ad[i];
     pfWrench fw = {free_force[0], free_force[1], free_force[2]};
     force[0] = force[1] = force[2] = 0.0;
-    p->solver_sticks = 0;
+    p->step.solver_sticks = 0;
     if (N == 0.0) return;
 
-    pfPatchDef def = p->def;
-    if (p->kind == PF_ODE_KIND_HERTZ && !(p->mat.hertz_radius > 0.0)) {
-        double a = cbrt(3.0 * N * p->hertz_rstar / (4.0 * p->mat.e_star));
+    pfPatchDef def = p->step.def;
+    if (p->step.kind == PF_ODE_KIND_HERTZ && !(p->persist.mat.hertz_radius > 0.0)) {
+        double a = cbrt(3.0 * N * p->step.hertz_rstar / (4.0 * p->persist.mat.e_star));
         def.radius = a >= PF_ODE_SOLVER_MIN_HERTZ_RADIUS ? a : PF_ODE_SOLVER_MIN_HERTZ_RADIUS;
     }
 
-    if (p->solver_at_rest && mode == dPatchStickTest && p->st_valid) {
+    if (p->step.solver_at_rest && mode == dPatchStickTest && p->step.st_valid) {
         /* the adapter's static test of this step (CA or limit set, with its model of the other
          * constraints) at the solver's normal force: the demand comes from the loads and does
          * not depend on N; the capacity is D(incipient twist) at this N */
         double cap = 0.0;
-        if (pf_patch_dissipation(&def, p->mat.mu_s, N, p->st_incipient, &cap, NULL) == PF_OK &&
-            p->st_demand <= cap) {
+        if (pf_patch_dissipation(&def, p->persist.mat.mu_s, N, p->step.st_incipient, &cap, NULL) ==
+                PF_OK &&
+            p->step.st_demand <= cap) {
             force[0] = fw.fx;
             force[1] = fw.fy;
             force[2] = fw.mz;
-            p->solver_sticks = 1;
+            p->step.solver_sticks = 1;
             return;
         }
-    } else if (p->solver_at_rest && mode == dPatchStickTest) {
+    } else if (p->step.solver_at_rest && mode == dPatchStickTest) {
         /* no adapter test (the patch model was rejected there): test lambda* itself */
         pfStickResult sr;
         int st;
-        if (p->mat.criterion == PF_ODE_CRITERION_LIMIT) {
-            st = pf_limit_set_test(&def, p->mat.mu_s, N, fw, &sr, NULL);
+        if (p->persist.mat.criterion == PF_ODE_CRITERION_LIMIT) {
+            st = pf_limit_set_test(&def, p->persist.mat.mu_s, N, fw, &sr, NULL);
         } else {
             pfTwist a_free = {-(A[0] * fw.fx + A[1] * fw.fy + A[2] * fw.mz),
                               -(A[3] * fw.fx + A[4] * fw.fy + A[5] * fw.mz),
                               -(A[6] * fw.fx + A[7] * fw.fy + A[8] * fw.mz)};
-            st = pf_stick_general(&(pfGeneralStickInput){&def, p->mat.mu_s, N, A, a_free, NULL, 0},
-                                  &sr, NULL);
+            st = pf_stick_general(
+                &(pfGeneralStickInput){&def, p->persist.mat.mu_s, N, A, a_free, NULL, 0}, &sr,
+                NULL);
         }
         if (st == PF_OK && sr.sticks) {
             force[0] = fw.fx;
             force[1] = fw.fy;
             force[2] = fw.mz;
-            p->solver_sticks = 1;
+            p->step.solver_sticks = 1;
             return;
         }
     }
     /* A patch at rest keeps its static set for this step: a breakaway slides at the static bound
      * for one step, and the projection stays a continuous function of lambda* (with mu_k here,
      * the solver's rounds could cycle between a static "stick" and a kinetic "slip" answer). */
-    const double mu = p->solver_at_rest ? p->mat.mu_s : p->mat.mu_k;
+    const double mu = p->step.solver_at_rest ? p->persist.mat.mu_s : p->persist.mat.mu_k;
     /* Midpoint rule: friction at the twist halfway through the step, xi_m = (xi_0 + xi_1) / 2.
      * With xi_1 = h A (lambda - lambda*) (A per unit time, h the step) this is the projection
      *   xi_m = (h/2) A (W(xi_m) - lambda*_m),   lambda*_m = lambda* - (h A)^-1 xi_0,
@@ -111,59 +113,61 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
      * midpoint sticks) the step ends at rest: backward Euler, whose stick set is the limit set.
      * A patch at rest when the step began also takes backward Euler: its rows may carry the
      * anchor's drift targets, which the midpoint relation leaves out. */
-    const double h = p->dt;
-    const pfTwist x0 = p->info.twist;
+    const double h = p->step.dt;
+    const pfTwist x0 = p->step.info.twist;
     pfProjectResult pr;
     int done = 0;
     double Ahalf[9], ax0[3] = {x0.vx, x0.vy, x0.w}, s0[3];
     for (int i = 0; i < 9; ++i)
         Ahalf[i] = 0.5 * h * A[i];
-    if (h > 0.0 && !p->solver_at_rest && solve3(A, ax0, s0)) {
+    if (h > 0.0 && !p->step.solver_at_rest && solve3(A, ax0, s0)) {
         pfWrench fm = {fw.fx - s0[0] / h, fw.fy - s0[1] / h, fw.mz - s0[2] / h};
         const pfTwist *guess =
-            (p->solver_guess.vx != 0.0 || p->solver_guess.vy != 0.0 || p->solver_guess.w != 0.0)
-                ? &p->solver_guess
+            (p->persist.solver_guess.vx != 0.0 || p->persist.solver_guess.vy != 0.0 ||
+             p->persist.solver_guess.w != 0.0)
+                ? &p->persist.solver_guess
                 : NULL;
-        if (pf_patch_project(&(pfProjectInput){&def, mu, N, Ahalf, fm, p->roll, guess}, &pr,
+        if (pf_patch_project(&(pfProjectInput){&def, mu, N, Ahalf, fm, p->step.roll, guess}, &pr,
                              NULL) == PF_OK &&
             !pr.sticks) {
-            const double r2 = p->rho_g * p->rho_g;
+            const double r2 = p->step.rho_g * p->step.rho_g;
             pfTwist x1 = {2.0 * pr.velocity.vx - x0.vx, 2.0 * pr.velocity.vy - x0.vy,
                           2.0 * pr.velocity.w - x0.w};
             if (x1.vx * x0.vx + x1.vy * x0.vy + r2 * x1.w * x0.w > 0.0) {
                 done = 1;
-                p->solver_guess = pr.velocity;
+                p->persist.solver_guess = pr.velocity;
             }
         }
     }
     if (!done) {
-        if (pf_patch_project(&(pfProjectInput){&def, mu, N, A, fw, p->roll, NULL}, &pr, NULL) !=
-            PF_OK)
+        if (pf_patch_project(&(pfProjectInput){&def, mu, N, A, fw, p->step.roll, NULL}, &pr,
+                             NULL) != PF_OK)
             return;
     }
     force[0] = pr.wrench.fx;
     force[1] = pr.wrench.fy;
     force[2] = pr.wrench.mz;
-    p->solver_sticks = pr.sticks;
+    p->step.solver_sticks = pr.sticks;
 }
 
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2)
 {
     dContact c[PF_ODE_MAX_CONTACTS];
     pf_ode_normal_contacts(ctx, p, 0, c); /* normal rows, with the tilt anchor while stuck */
-    dJointID j = dJointCreatePatch(ctx->world, p->group);
-    dJointSetPatchContacts(j, c, p->ncontacts);
-    dReal centre[3] = {p->c[0], p->c[1], p->c[2]}, t1[3] = {p->x[0], p->x[1], p->x[2]},
-          nrm[3] = {p->n[0], p->n[1], p->n[2]};
+    dJointID j = dJointCreatePatch(ctx->world, p->step.group);
+    dJointSetPatchContacts(j, c, p->step.ncontacts);
+    dReal centre[3] = {p->step.c[0], p->step.c[1], p->step.c[2]},
+          t1[3] = {p->step.x[0], p->step.x[1], p->step.x[2]},
+          nrm[3] = {p->step.n[0], p->step.n[1], p->step.n[2]};
     dJointSetPatchFrame(j, centre, t1, nrm);
     dJointSetPatchMotion(j, isfinite(m1) ? m1 : 0.0, isfinite(m2) ? m2 : 0.0,
                          isfinite(spin_vel) ? spin_vel : 0.0);
     dJointSetPatchProjection(j, project, p);
-    dJointAttach(j, p->b1, p->b2);
-    memset(&p->fb_patch, 0, sizeof p->fb_patch);
-    dJointSetFeedback(j, &p->fb_patch);
+    dJointAttach(j, p->step.b1, p->step.b2);
+    memset(&p->step.fb_patch, 0, sizeof p->step.fb_patch);
+    dJointSetFeedback(j, &p->step.fb_patch);
     dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
-    p->solver_joint = 1;
+    p->step.solver_joint = 1;
     return 1;
 }
 

@@ -121,9 +121,9 @@ static double clampd(double v, double lim)
  * Delassus block, xi_e = xi + dt A W_e; if a component has changed sign there, it is scaled to
  * the secant root W_i / (W_i - W_i(xi_e)) in (0, 1), which lands on the equilibrium (the
  * implicit answer to first order) instead of oscillating about it. Outputs: the explicit force
- * (world, at c) and moment (world) in p->drive_f / drive_t; the rows dropped in rs. */
-/* The rolling-moment part of the rule above (P18 rows about t1 / t2), added to p->drive_t;
- * sets p->has_drive from the whole explicit part. mroll NULL: no rolling moment. */
+ * (world, at c) and moment (world) in p->step.drive_f / drive_t; the rows dropped in rs. */
+/* The rolling-moment part of the rule above (P18 rows about t1 / t2), added to p->step.drive_t;
+ * sets p->step.has_drive from the whole explicit part. mroll NULL: no rolling moment. */
 static void drive_rolling(pfOdePair *p, const double *mroll, const double *wrel, rowset *rs)
 {
     if (mroll) {
@@ -133,12 +133,12 @@ static void drive_rolling(pfOdePair *p, const double *mroll, const double *wrel,
             double ci = pf_ode_dot(mroll, t[i]), ui = pf_ode_dot(wrel, t[i]);
             if (!(*b[i] > 0.0) || ci == 0.0 || ci * ui < 0.0) continue;
             for (int k = 0; k < 3; ++k)
-                p->drive_t[k] += ci * t[i][k];
+                p->step.drive_t[k] += ci * t[i][k];
             *b[i] = 0.0;
         }
     }
-    const double *f = p->drive_f, *t = p->drive_t;
-    p->has_drive =
+    const double *f = p->step.drive_f, *t = p->step.drive_t;
+    p->step.has_drive =
         pf_ode_finite3(f) && pf_ode_finite3(t) &&
         (f[0] != 0.0 || f[1] != 0.0 || f[2] != 0.0 || t[0] != 0.0 || t[1] != 0.0 || t[2] != 0.0);
 }
@@ -147,7 +147,7 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
                              double mu_k, double N, pfTwist xi, pfTwist roll, const pfWrench *W,
                              const double *mroll, const double *wrel, rowset *rs)
 {
-    const double *x = p->x, *y = p->y, *n = p->n;
+    const double *x = p->step.x, *y = p->step.y, *n = p->step.n;
     double fm = hypot(W->fx, W->fy);
     double u1 = fm > 0.0 ? (xi.vx * W->fx + xi.vy * W->fy) / fm : 0.0;
     int ex_f = fm > 0.0 && u1 >= 0.0;
@@ -161,8 +161,8 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
                       xi.w + dt * (A[6] * we[0] + A[7] * we[1] + A[8] * we[2])};
         pfWrench We = {0, 0, 0};
         if (isfinite(xe.vx) && isfinite(xe.vy) && isfinite(xe.w) &&
-            pf_patch_friction(&p->def, mu_k, N, xe, roll, &We, NULL) == PF_OK && isfinite(We.fx) &&
-            isfinite(We.fy) && isfinite(We.mz)) {
+            pf_patch_friction(&p->step.def, mu_k, N, xe, roll, &We, NULL) == PF_OK &&
+            isfinite(We.fx) && isfinite(We.fy) && isfinite(We.mz)) {
             double c1 = (We.fx * W->fx + We.fy * W->fy) / (fm > 0.0 ? fm : 1.0);
             if (ex_f && c1 < 0.0) sf = fm / (fm - c1);
             if (ex_s && We.mz * W->mz < 0.0) ss = W->mz / (W->mz - We.mz);
@@ -173,8 +173,8 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
     if (ex_f) rs->b1 = 0.0;
     if (ex_s) rs->bspin = 0.0;
     for (int k = 0; k < 3; ++k) {
-        p->drive_f[k] = fx * x[k] + fy * y[k];
-        p->drive_t[k] = mz * n[k];
+        p->step.drive_f[k] = fx * x[k] + fy * y[k];
+        p->step.drive_t[k] = mz * n[k];
     }
     drive_rolling(p, mroll, wrel, rs);
 }
@@ -183,24 +183,25 @@ static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, i
  * normal velocity, body 2's point velocity at c and the relative angular velocity (world). */
 static pfTwist patch_twist(const pfOdePair *p, double *vn, double pv2_out[3], double wrel_out[3])
 {
-    const double *c = p->c;
+    const double *c = p->step.c;
     dVector3 pv1, pv2 = {0, 0, 0, 0};
-    dBodyGetPointVel(p->b1, c[0], c[1], c[2], pv1);
-    if (p->b2) dBodyGetPointVel(p->b2, c[0], c[1], c[2], pv2);
-    const dReal *w1 = dBodyGetAngularVel(p->b1);
+    dBodyGetPointVel(p->step.b1, c[0], c[1], c[2], pv1);
+    if (p->step.b2) dBodyGetPointVel(p->step.b2, c[0], c[1], c[2], pv2);
+    const dReal *w1 = dBodyGetAngularVel(p->step.b1);
     double wrel[3] = {w1[0], w1[1], w1[2]};
-    if (p->b2) {
-        const dReal *w2 = dBodyGetAngularVel(p->b2);
+    if (p->step.b2) {
+        const dReal *w2 = dBodyGetAngularVel(p->step.b2);
         for (int k = 0; k < 3; ++k)
             wrel[k] -= w2[k];
     }
     double vrel[3] = {pv1[0] - pv2[0], pv1[1] - pv2[1], pv1[2] - pv2[2]};
-    if (vn) *vn = pf_ode_dot(vrel, p->n);
+    if (vn) *vn = pf_ode_dot(vrel, p->step.n);
     for (int k = 0; k < 3; ++k) {
         if (pv2_out) pv2_out[k] = pv2[k];
         if (wrel_out) wrel_out[k] = wrel[k];
     }
-    pfTwist t = {pf_ode_dot(vrel, p->x), pf_ode_dot(vrel, p->y), pf_ode_dot(wrel, p->n)};
+    pfTwist t = {pf_ode_dot(vrel, p->step.x), pf_ode_dot(vrel, p->step.y),
+                 pf_ode_dot(wrel, p->step.n)};
     return t;
 }
 
@@ -208,10 +209,11 @@ static pfTwist patch_twist(const pfOdePair *p, double *vn, double pv2_out[3], do
  * bounds of its rows about rs->t1 / rs->t2; 1 if there is one. */
 static int rolling_rows(const pfOdePair *p, double a_hertz, double N, rowset *rs, double mw[3])
 {
-    if (!(p->kind == PF_ODE_KIND_HERTZ && p->def.rolling_d > 0.0)) return 0;
-    pfVec2 mr = pf_hertz_rolling_moment(a_hertz, N, p->def.rolling_d, p->roll, p->def.eps_r);
+    if (!(p->step.kind == PF_ODE_KIND_HERTZ && p->step.def.rolling_d > 0.0)) return 0;
+    pfVec2 mr =
+        pf_hertz_rolling_moment(a_hertz, N, p->step.def.rolling_d, p->step.roll, p->step.def.eps_r);
     for (int k = 0; k < 3; ++k)
-        mw[k] = mr.x * p->x[k] + mr.y * p->y[k];
+        mw[k] = mr.x * p->step.x[k] + mr.y * p->step.y[k];
     rs->broll1 = fabs(pf_ode_dot(mw, rs->t1));
     rs->broll2 = fabs(pf_ode_dot(mw, rs->t2));
     if (isfinite(rs->broll1) && isfinite(rs->broll2)) return 1;
@@ -237,16 +239,16 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
                       const double *t2v, double N, double mu, const pfTwist *stop, int limit,
                       pfStickResult *res)
 {
-    const double *c = p->c, *n = p->n, *x = p->x, *y = p->y;
+    const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
     if (!dyn1) return PF_ERR_STATE;
     pfOdeBodyModel bm1, bm2;
-    pf_ode_body_model(ctx, p, p->b1, &bm1);
-    if (dyn2) pf_ode_body_model(ctx, p, p->b2, &bm2);
+    pf_ode_body_model(ctx, p, p->step.b1, &bm1);
+    if (dyn2) pf_ode_body_model(ctx, p, p->step.b2, &bm2);
     if (!dyn2 && bm1.world_rows == 0) {
         /* a body on the static world with no joint restricting it: P10-P13 as written */
-        const dReal *gp = dBodyGetPosition(p->b1);
+        const dReal *gp = dBodyGetPosition(p->step.b1);
         double G1[3] = {gp[0] - c[0], gp[1] - c[1], gp[2] - c[2]};
-        double j1 = pf_ode_axial_inertia(p->b1, m1, n);
+        double j1 = pf_ode_axial_inertia(p->step.b1, m1, n);
         double gx = pf_ode_dot(G1, x), gy = pf_ode_dot(G1, y);
         pfPlanarBody body = {m1->mass, j1, gx, gy};
         double lfx = pf_ode_dot(f1, x), lfy = pf_ode_dot(f1, y), lmz = pf_ode_dot(t1v, n);
@@ -257,7 +259,7 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
             lfy += m1->mass * (stop->vy + stop->w * gx);
             lmz += j1 * stop->w;
         }
-        pfPlanarStickInput in = {&p->def, mu, N, body, lfx, lfy, lmz};
+        pfPlanarStickInput in = {&p->step.def, mu, N, body, lfx, lfy, lmz};
         return limit ? pf_stick_planar_limit(&in, res, NULL) : pf_stick_planar(&in, res, NULL);
     }
     /* generalised form: A and a_free given the other constraints (pf_ode_model.h) */
@@ -274,9 +276,9 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
     }
     pfWrench reac[3];
     int nreac = 0;
-    pf_ode_regularise_block(A, af, araw, p->rho_g, reac, &nreac);
+    pf_ode_regularise_block(A, af, araw, p->step.rho_g, reac, &nreac);
     pfTwist a_free = {af[0], af[1], af[2]};
-    pfGeneralStickInput in = {&p->def, mu, N, A, a_free, reac, limit ? nreac : 0};
+    pfGeneralStickInput in = {&p->step.def, mu, N, A, a_free, reac, limit ? nreac : 0};
     return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
 }
 
@@ -300,61 +302,63 @@ static int stoppable(int dyn1, int dyn2, const dMass *m1, const dMass *m2, pfTwi
 static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
 {
     const pfOdeConfig *cfg = &ctx->cfg;
-    pfOdePatchInfo *info = &p->info;
+    pfOdePatchInfo *info = &p->step.info;
     memset(rs, 0, sizeof *rs);
     memset(info, 0, sizeof *info);
     info->geom1 = p->g1;
     info->geom2 = p->g2;
-    info->contact_count = p->ncontacts;
-    p->has_drive = 0;
-    p->st_valid = 0;
+    info->contact_count = p->step.ncontacts;
+    p->step.has_drive = 0;
+    p->step.st_valid = 0;
 
-    dBodyID b1 = p->b1, b2 = p->b2;
-    to3(dBodyGetPosition(b1), p->pre_G1);
-    if (b2) to3(dBodyGetPosition(b2), p->pre_G2);
+    dBodyID b1 = p->step.b1, b2 = p->step.b2;
+    to3(dBodyGetPosition(b1), p->step.pre_G1);
+    if (b2) to3(dBodyGetPosition(b2), p->step.pre_G2);
 
-    if (p->mat.mode == PF_ODE_MODE_STOCK) {
-        p->state = PF_ODE_STATE_STOCK;
+    if (p->persist.mat.mode == PF_ODE_MODE_STOCK) {
+        p->persist.state = PF_ODE_STATE_STOCK;
         info->state = PF_ODE_STATE_STOCK;
         ctx->counters.stock_steps++;
         double c0[3] = {0, 0, 0};
-        for (int i = 0; i < p->ncontacts; ++i)
+        for (int i = 0; i < p->step.ncontacts; ++i)
             for (int k = 0; k < 3; ++k)
-                c0[k] += p->contacts[i].pos[k] / p->ncontacts;
+                c0[k] += p->step.contacts[i].pos[k] / p->step.ncontacts;
         memcpy(info->centre, c0, sizeof c0);
         for (int k = 0; k < 3; ++k)
-            info->normal[k] = p->contacts[0].normal[k];
+            info->normal[k] = p->step.contacts[0].normal[k];
         /* A tangent frame for the diagnostics (stock rows use ODE's own directions). */
         dVector3 nn = {info->normal[0], info->normal[1], info->normal[2], 0}, tx, ty;
         dPlaneSpace(nn, tx, ty);
         for (int k = 0; k < 3; ++k)
             info->xaxis[k] = tx[k];
-        info->normal_force = p->n_meas;
+        info->normal_force = p->persist.n_meas;
         return 0;
     }
 
     pf_ode_build_patch(ctx, p);
-    const double *c = p->c, *n = p->n, *x = p->x, *y = p->y;
+    const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
 
     /* masses and loads */
     dMass m1, m2;
     dBodyGetMass(b1, &m1);
     int dyn1 = is_dynamic(b1), dyn2 = is_dynamic(b2);
     double f1[3] = {0, 0, 0}, t1v[3] = {0, 0, 0}, f2[3] = {0, 0, 0}, t2v[3] = {0, 0, 0};
-    body_loads(ctx, b1, m1.mass, p->has_other, p->other_f1, p->other_t1, f1, t1v);
+    body_loads(ctx, b1, m1.mass, p->persist.has_other, p->persist.other_f1, p->persist.other_t1, f1,
+               t1v);
     if (dyn2) {
         dBodyGetMass(b2, &m2);
-        body_loads(ctx, b2, m2.mass, p->has_other, p->other_f2, p->other_t2, f2, t2v);
+        body_loads(ctx, b2, m2.mass, p->persist.has_other, p->persist.other_f2, p->persist.other_t2,
+                   f2, t2v);
     }
     /* store pre-step state for the other-joint estimate (after_step) */
     {
         const dReal *v = dBodyGetLinearVel(b1), *w = dBodyGetAngularVel(b1);
         const dReal *uf = dBodyGetForce(b1), *ut = dBodyGetTorque(b1);
         for (int k = 0; k < 3; ++k) {
-            p->pre_v1[k] = v[k];
-            p->pre_w1[k] = w[k];
-            p->pre_f1[k] = uf[k];
-            p->pre_t1[k] = ut[k];
+            p->step.pre_v1[k] = v[k];
+            p->step.pre_w1[k] = w[k];
+            p->step.pre_f1[k] = uf[k];
+            p->step.pre_t1[k] = ut[k];
         }
         if (dyn2) {
             v = dBodyGetLinearVel(b2);
@@ -362,10 +366,10 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             uf = dBodyGetForce(b2);
             ut = dBodyGetTorque(b2);
             for (int k = 0; k < 3; ++k) {
-                p->pre_v2[k] = v[k];
-                p->pre_w2[k] = w[k];
-                p->pre_f2[k] = uf[k];
-                p->pre_t2[k] = ut[k];
+                p->step.pre_v2[k] = v[k];
+                p->step.pre_w2[k] = w[k];
+                p->step.pre_f2[k] = uf[k];
+                p->step.pre_t2[k] = ut[k];
             }
         }
     }
@@ -376,9 +380,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         /* rolling velocity: body 1's mass centre relative to body 2 at c (Hertz shift d) */
         const dReal *lv1 = dBodyGetLinearVel(b1);
         double vg[3] = {lv1[0] - pv2[0], lv1[1] - pv2[1], lv1[2] - pv2[2]};
-        p->roll.vx = pf_ode_dot(vg, x);
-        p->roll.vy = pf_ode_dot(vg, y);
-        p->roll.w = 0.0;
+        p->step.roll.vx = pf_ode_dot(vg, x);
+        p->step.roll.vy = pf_ode_dot(vg, y);
+        p->step.roll.w = 0.0;
     }
 
     /* normal force: last step's feedback, or the first-contact estimate
@@ -386,8 +390,8 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
      * (the frictionless load pressing body 1 onto a supported body 2, plus the impulse that
      * stops the approach within one step), m_red the reduced mass of the pair. */
     double N;
-    if (p->has_n) {
-        N = p->n_meas;
+    if (p->persist.has_n) {
+        N = p->persist.n_meas;
     } else {
         /* body 2 is taken as supported (a box landing on a resting box must not see the two
          * free-fall accelerations cancel): the static part uses body 1's loads only */
@@ -403,30 +407,31 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         !pf_ode_finite3(f1) || !pf_ode_finite3(t1v) || !pf_ode_finite3(f2) ||
         !pf_ode_finite3(t2v) || !pf_ode_finite3(c) || !pf_ode_finite3(n)) {
         ctx->counters.dropped_nonfinite++;
-        p->state = PF_ODE_STATE_NONE;
+        p->persist.state = PF_ODE_STATE_NONE;
         return 0;
     }
 
     double a_hertz = 0.0;
-    if (p->kind == PF_ODE_KIND_HERTZ) {
-        a_hertz = p->def.radius > 0.0 ? p->def.radius
-                                      : cbrt(3.0 * N * p->hertz_rstar / (4.0 * p->mat.e_star));
+    if (p->step.kind == PF_ODE_KIND_HERTZ) {
+        a_hertz = p->step.def.radius > 0.0
+                      ? p->step.def.radius
+                      : cbrt(3.0 * N * p->step.hertz_rstar / (4.0 * p->persist.mat.e_star));
         if (!(a_hertz >= PF_ODE_MIN_HERTZ_RADIUS)) a_hertz = PF_ODE_MIN_HERTZ_RADIUS;
-        p->def.radius = a_hertz;
+        p->step.def.radius = a_hertz;
     }
-    int point = p->kind == PF_ODE_KIND_POINT;
+    int point = p->step.kind == PF_ODE_KIND_POINT;
     double rho_g = 0.0;
-    if (!point && pf_patch_gyration_radius(&p->def, &rho_g, NULL) != PF_OK) {
+    if (!point && pf_patch_gyration_radius(&p->step.def, &rho_g, NULL) != PF_OK) {
         point = 1; /* geometry the core rejects: fall back to point friction */
         rho_g = 0.0;
     }
-    p->rho_g = rho_g;
+    p->step.rho_g = rho_g;
 
     const double tol = cfg->stick_velocity_tol;
     double vt = hypot(tw.vx, tw.vy);
     int small = vt < tol && fabs(tw.w) * rho_g < tol;
-    p->solver_at_rest = small;
-    const double mu_s = p->mat.mu_s, mu_k = p->mat.mu_k;
+    p->step.solver_at_rest = small;
+    const double mu_s = p->persist.mat.mu_s, mu_k = p->persist.mat.mu_k;
 
     info->twist = tw;
     info->normal_force = N;
@@ -442,7 +447,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
 
     if (point) {
         /* degenerate patch: point friction at the centroid, no spin resistance */
-        p->state = PF_ODE_STATE_POINT;
+        p->persist.state = PF_ODE_STATE_POINT;
         info->state = PF_ODE_STATE_POINT;
         info->shape = PF_PATCH_NONE;
         ctx->counters.point_fallbacks++;
@@ -460,15 +465,15 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         info->bounds.fy = rs->b2;
         return 1;
     }
-    info->shape = p->def.shape;
-    if (p->def.shape == PF_PATCH_DISK || p->def.shape == PF_PATCH_HERTZ_DISK)
-        info->radius = p->def.radius;
+    info->shape = p->step.def.shape;
+    if (p->step.def.shape == PF_PATCH_DISK || p->step.def.shape == PF_PATCH_HERTZ_DISK)
+        info->radius = p->step.def.radius;
 
     /* stick test (P10-P13 for a free body, generalised holding-wrench form otherwise): the CA
      * criterion, or with criterion = LIMIT the exact limit-set test (pf_core_limit.c) on the same
      * loads, which also gives the incipient twist a breakaway starts along */
-    const int limit = p->mat.criterion == PF_ODE_CRITERION_LIMIT;
-    pfOdePatchState prev = p->fresh ? PF_ODE_STATE_NONE : p->state;
+    const int limit = p->persist.mat.criterion == PF_ODE_CRITERION_LIMIT;
+    pfOdePatchState prev = p->fresh ? PF_ODE_STATE_NONE : p->persist.state;
     pfOdePatchState next = PF_ODE_STATE_SLIP;
     pfTwist xi = tw;
     int xi_from_test = 0;
@@ -490,7 +495,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     double Nh = N;
     if (held)
         for (int k = 0; k < PF_ODE_N_RECENT; ++k)
-            Nh = fmax(Nh, p->n_recent[k]);
+            Nh = fmax(Nh, p->persist.n_recent[k]);
     pfStickResult res;
     int st = PF_ERR_STATE, tested = 0;
     if (small) {
@@ -527,9 +532,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         res.margin = 0.0;
     }
     if (tested && st == PF_OK) {
-        p->st_valid = 1;
-        p->st_demand = res.demand;
-        p->st_incipient = res.incipient;
+        p->step.st_valid = 1;
+        p->step.st_demand = res.demand;
+        p->step.st_incipient = res.incipient;
         info->stick_margin = res.margin;
         if (!res.pure_translation) {
             info->has_ca = 1;
@@ -551,29 +556,29 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         if (prev != PF_ODE_STATE_STICK) {
             /* anchor the patch where it stuck */
             if (prev == PF_ODE_STATE_SLIP) ctx->counters.stick_transitions++;
-            to_body_point(b1, c, p->anchor1);
-            to_body_vec(b1, x, p->axis1);
-            to_body_vec(b1, n, p->nrm1);
+            to_body_point(b1, c, p->persist.anchor1);
+            to_body_vec(b1, x, p->persist.axis1);
+            to_body_vec(b1, n, p->persist.nrm1);
             if (b2) {
-                to_body_point(b2, c, p->anchor2);
-                to_body_vec(b2, x, p->axis2);
-                to_body_vec(b2, n, p->nrm2);
+                to_body_point(b2, c, p->persist.anchor2);
+                to_body_vec(b2, x, p->persist.axis2);
+                to_body_vec(b2, n, p->persist.nrm2);
             } else {
-                memcpy(p->nrm2, n, sizeof p->nrm2);
-                memcpy(p->anchor2, c, sizeof p->anchor2);
-                memcpy(p->axis2, x, sizeof p->axis2);
+                memcpy(p->persist.nrm2, n, sizeof p->persist.nrm2);
+                memcpy(p->persist.anchor2, c, sizeof p->persist.anchor2);
+                memcpy(p->persist.axis2, x, sizeof p->persist.axis2);
             }
         }
         /* drift of the anchored patch since it stuck, corrected through the targets */
         double pa1[3], pa2[3], u1[3], u2[3];
-        body_frame_point(b1, p->anchor1, pa1);
-        body_frame_vec(b1, p->axis1, u1);
+        body_frame_point(b1, p->persist.anchor1, pa1);
+        body_frame_vec(b1, p->persist.axis1, u1);
         if (b2) {
-            body_frame_point(b2, p->anchor2, pa2);
-            body_frame_vec(b2, p->axis2, u2);
+            body_frame_point(b2, p->persist.anchor2, pa2);
+            body_frame_vec(b2, p->persist.axis2, u2);
         } else {
-            memcpy(pa2, p->anchor2, sizeof pa2);
-            memcpy(u2, p->axis2, sizeof u2);
+            memcpy(pa2, p->persist.anchor2, sizeof pa2);
+            memcpy(u2, p->persist.axis2, sizeof u2);
         }
         double d[3] = {pa1[0] - pa2[0], pa1[1] - pa2[1], pa1[2] - pa2[2]};
         double u21[3];
@@ -589,12 +594,14 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         rs->m2 = clampd(-g * dyp, tol);
         double dspin = 0.0;
         pfTwist unit_spin = {0.0, 0.0, 1.0};
-        if (pf_patch_dissipation(&p->def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK) dspin = 0.0;
+        if (pf_patch_dissipation(&p->step.def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK)
+            dspin = 0.0;
         rs->spin_motor = dspin > 0.0;
         rs->bspin = dspin;
         rs->spin_vel = clampd(-g * theta, tol / fmax(rho_g, 1e-12));
-        if (p->kind == PF_ODE_KIND_HERTZ && p->def.rolling_d > 0.0)
-            rs->broll1 = rs->broll2 = a_hertz * N * p->def.rolling_d / 5.0; /* |M_r| max, P18 */
+        if (p->step.kind == PF_ODE_KIND_HERTZ && p->step.def.rolling_d > 0.0)
+            rs->broll1 = rs->broll2 =
+                a_hertz * N * p->step.def.rolling_d / 5.0; /* |M_r| max, P18 */
         ctx->counters.stick_steps++;
     } else {
         if (prev == PF_ODE_STATE_STICK) ctx->counters.breakaways++;
@@ -603,13 +610,13 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
              * the rolling-resistance rows (P18) and their driving part stay here */
             memcpy(rs->t1, x, sizeof rs->t1);
             memcpy(rs->t2, y, sizeof rs->t2);
-            memset(p->drive_f, 0, sizeof p->drive_f);
-            memset(p->drive_t, 0, sizeof p->drive_t);
+            memset(p->step.drive_f, 0, sizeof p->step.drive_f);
+            memset(p->step.drive_t, 0, sizeof p->step.drive_t);
             double mw[3];
             int has_roll = rolling_rows(p, a_hertz, N, rs, mw);
             drive_rolling(p, has_roll ? mw : NULL, wrel, rs);
             ctx->counters.slip_steps++;
-            p->state = next;
+            p->persist.state = next;
             info->state = next;
             return 1;
         }
@@ -631,10 +638,10 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         }
         /* kinetic wrench of the patch for the twist (or the incipient twist) */
         pfWrench W = {0, 0, 0};
-        const pfTwist roll = p->roll;
+        const pfTwist roll = p->step.roll;
         if (xi.vx == 0.0 && xi.vy == 0.0 && xi.w == 0.0) {
             W.fx = W.fy = W.mz = 0.0;
-        } else if (pf_patch_friction(&p->def, mu_k, N, xi, roll, &W, NULL) != PF_OK) {
+        } else if (pf_patch_friction(&p->step.def, mu_k, N, xi, roll, &W, NULL) != PF_OK) {
             W.fx = W.fy = W.mz = 0.0;
         }
         if (!isfinite(W.fx) || !isfinite(W.fy) || !isfinite(W.mz)) {
@@ -661,11 +668,11 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         drive_components(ctx, p, dt, dyn1, dyn2, mu_k, N, xi, roll, &W, has_roll ? mw : NULL, wrel,
                          rs);
         ctx->counters.slip_steps++;
-        p->state = next;
+        p->persist.state = next;
         info->state = next;
         return 1;
     }
-    p->state = next;
+    p->persist.state = next;
     info->state = next;
     info->bounds.fx = rs->b1;
     info->bounds.fy = rs->b2;
@@ -694,17 +701,17 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     if (!isfinite(r.m1) || !isfinite(r.m2) || !isfinite(r.spin_vel) || !pf_ode_finite3(r.t1) ||
         !pf_ode_finite3(r.t2)) {
         ctx->counters.dropped_nonfinite++;
-        p->has_fric = p->has_spin = 0;
+        p->step.has_fric = p->step.has_spin = 0;
         return;
     }
     dContact cj;
     memset(&cj, 0, sizeof cj);
     for (int k = 0; k < 3; ++k) {
-        cj.geom.pos[k] = p->c[k];
-        cj.geom.normal[k] = p->n[k];
+        cj.geom.pos[k] = p->step.c[k];
+        cj.geom.normal[k] = p->step.n[k];
         cj.fdir1[k] = rs->t1[k];
-        p->t1[k] = rs->t1[k];
-        p->t2[k] = rs->t2[k];
+        p->step.t1[k] = rs->t1[k];
+        p->step.t2[k] = rs->t2[k];
     }
     cj.geom.depth = 0.0;
     cj.geom.g1 = p->g1;
@@ -714,10 +721,12 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     cj.surface.mode = dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1 |
                       dContactMotion2 | dContactMotionN | dContactSlip1 | dContactSlip2;
     pfOdeMobility mb1, mb2;
-    pf_ode_mobility(p->b1, &mb1);
-    pf_ode_mobility(p->b2, &mb2);
-    cj.surface.slip1 = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->c, rs->t1), p->dt);
-    cj.surface.slip2 = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->c, rs->t2), p->dt);
+    pf_ode_mobility(p->step.b1, &mb1);
+    pf_ode_mobility(p->step.b2, &mb2);
+    cj.surface.slip1 =
+        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t1), p->step.dt);
+    cj.surface.slip2 =
+        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t2), p->step.dt);
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
     cj.surface.mu2 = rs->b2 > 0.0 ? rs->b2 : 0.0;
     cj.surface.motion1 = rs->m1;
@@ -725,7 +734,8 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     cj.surface.motionN = -PF_ODE_INERT_NORMAL_VEL;
     /* the inert normal row is the same constraint as the patch's normal rows: it too gets the
      * relative CFM (pf_ode_rows.c), or a pivot on it is singular */
-    double ncfm = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->c, p->n), p->dt);
+    double ncfm =
+        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.n), p->step.dt);
     if (ncfm > 0.0) {
         cj.surface.mode |= dContactSoftCFM;
         cj.surface.soft_cfm = ncfm;
@@ -739,30 +749,31 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         cj.surface.rho2 = rs->broll2 > 0.0 ? rs->broll2 : -1.0;
         cj.surface.rhoN = spin_row > 0.0 ? spin_row : -1.0;
     }
-    p->has_fric = 0;
-    p->has_spin = 0;
+    p->step.has_fric = 0;
+    p->step.has_spin = 0;
     if (cj.surface.mu > 0.0 || cj.surface.mu2 > 0.0 || (cj.surface.mode & dContactRolling)) {
-        dJointID j = dJointCreateContact(ctx->world, p->group, &cj);
-        dJointAttach(j, p->b1, p->b2);
-        memset(&p->fb_fric, 0, sizeof p->fb_fric);
-        dJointSetFeedback(j, &p->fb_fric);
+        dJointID j = dJointCreateContact(ctx->world, p->step.group, &cj);
+        dJointAttach(j, p->step.b1, p->step.b2);
+        memset(&p->step.fb_fric, 0, sizeof p->step.fb_fric);
+        dJointSetFeedback(j, &p->step.fb_fric);
         dJointSetData(j, ctx);
-        p->has_fric = 1;
+        p->step.has_fric = 1;
     }
     if (rs->spin_motor && rs->bspin > 0.0) {
-        dJointID j = dJointCreateAMotor(ctx->world, p->group);
-        dJointAttach(j, p->b1, p->b2);
+        dJointID j = dJointCreateAMotor(ctx->world, p->step.group);
+        dJointAttach(j, p->step.b1, p->step.b2);
         dJointSetAMotorMode(j, dAMotorUser);
         dJointSetAMotorNumAxes(j, 1);
-        dJointSetAMotorAxis(j, 0, 0, p->n[0], p->n[1], p->n[2]);
+        dJointSetAMotorAxis(j, 0, 0, p->step.n[0], p->step.n[1], p->step.n[2]);
         dJointSetAMotorParam(j, dParamFMax, rs->bspin);
         dJointSetAMotorParam(j, dParamVel, rs->spin_vel);
-        dJointSetAMotorParam(j, dParamCFM,
-                             pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->n), p->dt));
-        memset(&p->fb_spin, 0, sizeof p->fb_spin);
-        dJointSetFeedback(j, &p->fb_spin);
+        dJointSetAMotorParam(
+            j, dParamCFM,
+            pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->step.n), p->step.dt));
+        memset(&p->step.fb_spin, 0, sizeof p->step.fb_spin);
+        dJointSetFeedback(j, &p->step.fb_spin);
         dJointSetData(j, ctx);
-        p->has_spin = 1;
+        p->step.has_spin = 1;
     }
 }
 
@@ -776,7 +787,7 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
     for (int a = 0; a < ctx->alive_count; ++a) {
         int idx = ctx->alive[a];
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
-        if (p->seen != ctx->frame || p->ncontacts == 0)
+        if (p->seen != ctx->frame || p->step.ncontacts == 0)
             pf_ode_pair_release(ctx, idx);
         else
             ctx->alive[w++] = idx;
@@ -788,18 +799,18 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
      * feedback), never as the user's motors (world joints) */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        p->dt = dt;
+        p->step.dt = dt;
         rowset rs;
         ctx->counters.patches++;
-        p->solver_joint = 0;
-        p->has_fric = p->has_spin = 0;
+        p->step.solver_joint = 0;
+        p->step.has_fric = p->step.has_spin = 0;
         int ok = evaluate(ctx, p, dt, &rs);
-        const int stock = p->mat.mode == PF_ODE_MODE_STOCK;
-        if (ctx->solver && !stock && ok && p->state != PF_ODE_STATE_POINT) {
+        const int stock = p->persist.mat.mode == PF_ODE_MODE_STOCK;
+        if (ctx->solver && !stock && ok && p->persist.state != PF_ODE_STATE_POINT) {
             /* in-solver coupling: one patch joint carries the normal rows and the friction
              * block; the adapter keeps its drift targets (stick) and the rolling rows (P18,
              * bounded with the N estimate: the solver block has no rolling rows) */
-            const int at_rest = p->state == PF_ODE_STATE_STICK;
+            const int at_rest = p->persist.state == PF_ODE_STATE_STICK;
             pf_ode_solver_create(ctx, p, at_rest ? rs.spin_vel : 0.0, at_rest ? rs.m1 : 0.0,
                                  at_rest ? rs.m2 : 0.0);
             if (rs.broll1 > 0.0 || rs.broll2 > 0.0) {
@@ -818,15 +829,15 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
      * patch's stick test or stored pre-step loads see them as user loads */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        if (!p->has_drive) continue;
-        const double *f = p->drive_f, *t = p->drive_t, *c = p->c;
-        if (is_dynamic(p->b1)) {
-            dBodyAddForceAtPos(p->b1, f[0], f[1], f[2], c[0], c[1], c[2]);
-            dBodyAddTorque(p->b1, t[0], t[1], t[2]);
+        if (!p->step.has_drive) continue;
+        const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
+        if (is_dynamic(p->step.b1)) {
+            dBodyAddForceAtPos(p->step.b1, f[0], f[1], f[2], c[0], c[1], c[2]);
+            dBodyAddTorque(p->step.b1, t[0], t[1], t[2]);
         }
-        if (is_dynamic(p->b2)) {
-            dBodyAddForceAtPos(p->b2, -f[0], -f[1], -f[2], c[0], c[1], c[2]);
-            dBodyAddTorque(p->b2, -t[0], -t[1], -t[2]);
+        if (is_dynamic(p->step.b2)) {
+            dBodyAddForceAtPos(p->step.b2, -f[0], -f[1], -f[2], c[0], c[1], c[2]);
+            dBodyAddTorque(p->step.b2, -t[0], -t[1], -t[2]);
         }
     }
     ctx->frame++;
@@ -874,7 +885,7 @@ static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
         for (int i = 0; i < 3; ++i)
             Idw[i] = m.I[4 * i] * dwl[0] + m.I[4 * i + 1] * dwl[1] + m.I[4 * i + 2] * dwl[2];
         body_frame_vec(b, Idw, Idw);
-        double gm = dBodyGetGravityMode(b) ? m.mass : 0.0, dt = p->dt;
+        double gm = dBodyGetGravityMode(b) ? m.mass : 0.0, dt = p->step.dt;
         for (int k = 0; k < 3; ++k) {
             f[k] = m.mass * (v[k] - pre_v[k]) / dt - pre_f[k] - gm * g[k] - fown[k];
             t[k] = Idw[k] / dt - pre_t[k] - town[k];
@@ -895,100 +906,103 @@ int pf_ode_after_step(pfOdeContext *ctx)
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         double nsum = 0.0;
         double fo1[3] = {0, 0, 0}, to1[3] = {0, 0, 0}, fo2[3] = {0, 0, 0}, to2[3] = {0, 0, 0};
-        const double *n = p->mat.mode == PF_ODE_MODE_STOCK ? NULL : p->n;
+        const double *n = p->persist.mat.mode == PF_ODE_MODE_STOCK ? NULL : p->step.n;
         double nstock[3];
         if (!n) {
             for (int k = 0; k < 3; ++k)
-                nstock[k] = p->contacts[0].normal[k];
+                nstock[k] = p->step.contacts[0].normal[k];
             n = nstock;
         }
         /* (with the in-solver coupling the normal rows are the patch joint's: fb[] is unused) */
-        for (int i = 0; i < (p->solver_joint ? 0 : p->ncontacts); ++i) {
-            nsum += p->fb[i].f1[0] * n[0] + p->fb[i].f1[1] * n[1] + p->fb[i].f1[2] * n[2];
-            add3(fo1, p->fb[i].f1);
-            add3(to1, p->fb[i].t1);
-            add3(fo2, p->fb[i].f2);
-            add3(to2, p->fb[i].t2);
+        for (int i = 0; i < (p->step.solver_joint ? 0 : p->step.ncontacts); ++i) {
+            nsum += p->step.fb[i].f1[0] * n[0] + p->step.fb[i].f1[1] * n[1] +
+                    p->step.fb[i].f1[2] * n[2];
+            add3(fo1, p->step.fb[i].f1);
+            add3(to1, p->step.fb[i].t1);
+            add3(fo2, p->step.fb[i].f2);
+            add3(to2, p->step.fb[i].t2);
         }
-        if (p->solver_joint) {
+        if (p->step.solver_joint) {
             /* the patch joint's total force on body 1: normal rows along n, friction across */
-            nsum = p->fb_patch.f1[0] * n[0] + p->fb_patch.f1[1] * n[1] + p->fb_patch.f1[2] * n[2];
+            nsum = p->step.fb_patch.f1[0] * n[0] + p->step.fb_patch.f1[1] * n[1] +
+                   p->step.fb_patch.f1[2] * n[2];
         }
         if (!isfinite(nsum) || nsum < 0.0) nsum = 0.0;
-        if (p->has_n)
+        if (p->persist.has_n)
             for (int k = PF_ODE_N_RECENT - 1; k > 0; --k)
-                p->n_recent[k] = p->n_recent[k - 1];
+                p->persist.n_recent[k] = p->persist.n_recent[k - 1];
         else
             for (int k = 0; k < PF_ODE_N_RECENT; ++k)
-                p->n_recent[k] = nsum;
-        p->n_recent[0] = nsum;
-        p->n_meas = nsum;
-        p->has_n = 1;
-        p->info.normal_force_measured = nsum;
-        if (p->mat.mode == PF_ODE_MODE_STOCK) {
+                p->persist.n_recent[k] = nsum;
+        p->persist.n_recent[0] = nsum;
+        p->persist.n_meas = nsum;
+        p->persist.has_n = 1;
+        p->step.info.normal_force_measured = nsum;
+        if (p->persist.mat.mode == PF_ODE_MODE_STOCK) {
             /* Report ODE's own friction like the patch modes do: the contacts' total force on
              * body 1, tangential part, and its moment about the normal through the centre
              * (normal forces have none), M_c = T_G + (G - c) x F. */
-            p->info.normal_force = nsum;
-            const double *G = p->pre_G1; /* feedback torques are about the pre-step G */
-            const double *c = p->info.centre, *x = p->info.xaxis;
+            p->step.info.normal_force = nsum;
+            const double *G = p->step.pre_G1; /* feedback torques are about the pre-step G */
+            const double *c = p->step.info.centre, *x = p->step.info.xaxis;
             double y[3], gc[3] = {G[0] - c[0], G[1] - c[1], G[2] - c[2]}, mc[3];
             pf_ode_cross(n, x, y);
             pf_ode_cross(gc, fo1, mc);
             for (int k = 0; k < 3; ++k)
                 mc[k] += to1[k];
             pfWrench ws = {pf_ode_dot(fo1, x), pf_ode_dot(fo1, y), pf_ode_dot(mc, n)};
-            if (isfinite(ws.fx) && isfinite(ws.fy) && isfinite(ws.mz)) p->info.wrench = ws;
+            if (isfinite(ws.fx) && isfinite(ws.fy) && isfinite(ws.mz)) p->step.info.wrench = ws;
             p->fresh = 0;
             continue;
         }
         double F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
-        if (p->has_fric) {
-            add3(F, p->fb_fric.f1);
-            add3(T, p->fb_fric.t1);
-            add3(fo2, p->fb_fric.f2);
-            add3(to2, p->fb_fric.t2);
+        if (p->step.has_fric) {
+            add3(F, p->step.fb_fric.f1);
+            add3(T, p->step.fb_fric.t1);
+            add3(fo2, p->step.fb_fric.f2);
+            add3(to2, p->step.fb_fric.t2);
         }
-        if (p->has_spin) {
-            add3(T, p->fb_spin.t1);
-            add3(to2, p->fb_spin.t2);
+        if (p->step.has_spin) {
+            add3(T, p->step.fb_spin.t1);
+            add3(to2, p->step.fb_spin.t2);
         }
-        if (p->solver_joint) {
-            add3(F, p->fb_patch.f1);
-            add3(T, p->fb_patch.t1);
-            add3(fo2, p->fb_patch.f2);
-            add3(to2, p->fb_patch.t2);
-            p->info.normal_force = nsum;
+        if (p->step.solver_joint) {
+            add3(F, p->step.fb_patch.f1);
+            add3(T, p->step.fb_patch.t1);
+            add3(fo2, p->step.fb_patch.f2);
+            add3(to2, p->step.fb_patch.t2);
+            p->step.info.normal_force = nsum;
             /* the state of the step: the last projection's, unless the patch ends the step
              * moving (at the static threshold the solver's iterations can end on "stick" after
              * earlier ones let the patch go) */
-            int sticks = p->solver_sticks;
+            int sticks = p->step.solver_sticks;
             if (sticks) {
                 pfTwist t = patch_twist(p, NULL, NULL, NULL);
                 double tol = ctx->cfg.stick_velocity_tol;
-                if (!(hypot(t.vx, t.vy) < tol && fabs(t.w) * p->rho_g < tol)) sticks = 0;
+                if (!(hypot(t.vx, t.vy) < tol && fabs(t.w) * p->step.rho_g < tol)) sticks = 0;
             }
-            p->info.state = sticks ? PF_ODE_STATE_STICK : PF_ODE_STATE_SLIP;
+            p->step.info.state = sticks ? PF_ODE_STATE_STICK : PF_ODE_STATE_SLIP;
         }
         /* ODE's feedback torque t1 is about G at the start of the step (the Jacobians are built
          * there); the post-step position would add (G1 - G0) x F = dt v x F to M_c */
-        const double *G = p->pre_G1;
-        if (p->has_drive) {
+        const double *G = p->step.pre_G1;
+        if (p->step.has_drive) {
             /* the explicit part (drive_components), as body-1 force and moment about G, and its
              * opposite on body 2 about G2: T_G = t + (c - G) x f */
-            double cg[3] = {p->c[0] - G[0], p->c[1] - G[1], p->c[2] - G[2]}, m1[3];
-            pf_ode_cross(cg, p->drive_f, m1);
+            double cg[3] = {p->step.c[0] - G[0], p->step.c[1] - G[1], p->step.c[2] - G[2]}, m1[3];
+            pf_ode_cross(cg, p->step.drive_f, m1);
             for (int k = 0; k < 3; ++k) {
-                F[k] += p->drive_f[k];
-                T[k] += p->drive_t[k] + m1[k];
+                F[k] += p->step.drive_f[k];
+                T[k] += p->step.drive_t[k] + m1[k];
             }
-            if (is_dynamic(p->b2)) {
-                const double *G2 = p->pre_G2;
-                double cg2[3] = {p->c[0] - G2[0], p->c[1] - G2[1], p->c[2] - G2[2]}, m2[3];
-                pf_ode_cross(cg2, p->drive_f, m2);
+            if (is_dynamic(p->step.b2)) {
+                const double *G2 = p->step.pre_G2;
+                double cg2[3] = {p->step.c[0] - G2[0], p->step.c[1] - G2[1], p->step.c[2] - G2[2]},
+                       m2[3];
+                pf_ode_cross(cg2, p->step.drive_f, m2);
                 for (int k = 0; k < 3; ++k) {
-                    fo2[k] -= p->drive_f[k];
-                    to2[k] -= p->drive_t[k] + m2[k];
+                    fo2[k] -= p->step.drive_f[k];
+                    to2[k] -= p->step.drive_t[k] + m2[k];
                 }
             }
         }
@@ -997,25 +1011,25 @@ int pf_ode_after_step(pfOdeContext *ctx)
             to1[k] += T[k];
         }
         /* wrench about the patch centre: M_c = M_G + (G - c) x F */
-        double gc[3] = {G[0] - p->c[0], G[1] - p->c[1], G[2] - p->c[2]}, mc[3];
+        double gc[3] = {G[0] - p->step.c[0], G[1] - p->step.c[1], G[2] - p->step.c[2]}, mc[3];
         pf_ode_cross(gc, F, mc);
         for (int k = 0; k < 3; ++k)
             mc[k] += T[k];
-        p->info.wrench.fx = pf_ode_dot(F, p->x);
-        p->info.wrench.fy = pf_ode_dot(F, p->y);
-        p->info.wrench.mz = pf_ode_dot(mc, p->n);
+        p->step.info.wrench.fx = pf_ode_dot(F, p->step.x);
+        p->step.info.wrench.fy = pf_ode_dot(F, p->step.y);
+        p->step.info.wrench.mz = pf_ode_dot(mc, p->step.n);
 
         /* other constraints' loads on the two bodies for the next step's stick test */
-        p->has_other = 0;
-        if (p->dt > 0.0 && is_dynamic(p->b1)) {
-            other_loads(ctx, p, p->b1, p->pre_v1, p->pre_w1, p->pre_f1, p->pre_t1, fo1, to1, g,
-                        p->other_f1, p->other_t1);
-            p->has_other = 1;
+        p->persist.has_other = 0;
+        if (p->step.dt > 0.0 && is_dynamic(p->step.b1)) {
+            other_loads(ctx, p, p->step.b1, p->step.pre_v1, p->step.pre_w1, p->step.pre_f1,
+                        p->step.pre_t1, fo1, to1, g, p->persist.other_f1, p->persist.other_t1);
+            p->persist.has_other = 1;
         }
-        if (p->dt > 0.0 && is_dynamic(p->b2)) {
-            other_loads(ctx, p, p->b2, p->pre_v2, p->pre_w2, p->pre_f2, p->pre_t2, fo2, to2, g,
-                        p->other_f2, p->other_t2);
-            p->has_other = 1;
+        if (p->step.dt > 0.0 && is_dynamic(p->step.b2)) {
+            other_loads(ctx, p, p->step.b2, p->step.pre_v2, p->step.pre_w2, p->step.pre_f2,
+                        p->step.pre_t2, fo2, to2, g, p->persist.other_f2, p->persist.other_t2);
+            p->persist.has_other = 1;
         }
         p->fresh = 0;
     }

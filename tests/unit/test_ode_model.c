@@ -194,10 +194,10 @@ static void patch_at(pfOdePair *p, const double c[3])
 {
     memset(p, 0, sizeof *p);
     const double x[3] = {1, 0, 0}, y[3] = {0, 1, 0}, n[3] = {0, 0, 1};
-    memcpy(p->c, c, sizeof p->c);
-    memcpy(p->x, x, sizeof p->x);
-    memcpy(p->y, y, sizeof p->y);
-    memcpy(p->n, n, sizeof p->n);
+    memcpy(p->step.c, c, sizeof p->step.c);
+    memcpy(p->step.x, x, sizeof p->step.x);
+    memcpy(p->step.y, y, sizeof p->step.y);
+    memcpy(p->step.n, n, sizeof p->step.n);
 }
 
 /* Free cube of side s and mass m (I = m s^2 / 6 about any axis): a point row at P = G + r along
@@ -228,7 +228,7 @@ START_TEST(test_free_cube_delassus)
     pfOdePair p;
     const double c[3] = {1.0, -2.0, 0.5 - s / 2};
     patch_at(&p, c);
-    p.b1 = body;
+    p.step.b1 = body;
     const double zero[3] = {0, 0, 0};
     const double free_block[9] = {2.5 / m, 0, 0, 0, 2.5 / m, 0, 0, 0, k};
     double A[9] = {0}, a[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
