@@ -31,7 +31,7 @@ typedef enum pfOdeGeomKind {
 /// last step and the solver's warm start. Everything the stick test reads of the past is here.
 typedef struct pfOdePairPersist {
     pfOdePairMaterial mat; ///< combined at the first collide of each step (materials may change)
-    pfOdePatchState state; ///< the last step's state; set only in evaluate (pf_ode_step.c)
+    pfOdePatchState state; ///< the last step's state; set only by set_state (pf_ode_step.c)
     int has_n;             ///< normal force measured in the previous step
     double n_meas;         ///< [N]
     double n_recent[PF_ODE_N_RECENT]; ///< the last steps' measured N, newest first [N]
@@ -72,7 +72,7 @@ typedef struct pfOdePairStep {
     /* in-solver coupling (pf_ode_solver.c) */
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
     dJointFeedback fb_patch; ///< that joint's feedback (normal and friction rows)
-    int solver_at_rest;      ///< 1: at rest when the step began (evaluate: the static test ran)
+    int solver_at_rest;      ///< 1: at rest when the step began (stick_decide ran the static test)
     pfTwist roll;            ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
     int solver_sticks;       ///< the last projection kept the patch at rest
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):

@@ -8,7 +8,7 @@
  *    target normal velocity is a large approach speed, so its lambda >= 0 is always clamped at 0)
  *    and whose friction rows t1, t2 carry absolute bounds from the core with target velocities:
  *      SLIP:  t1 along the core's friction force for the predicted frictionless twist
- *             xi0 + dt a_free (implicit direction, see the slip branch of evaluate), bound |F|,
+ *             xi0 + dt a_free (implicit direction, see slip_rows), bound |F|,
  *             target 0; the spin row
  *             (dContactRolling | dContactAxisDep, rhoN = |Mz|) also with target 0.
  *             The solver may apply less than the bound but never more, and only to drive the row
@@ -299,9 +299,80 @@ static int stoppable(int dyn1, int dyn2, const dMass *m1, const dMass *m2, pfTwi
  * solver left unloaded (N ~ 0) could otherwise stop nothing. */
 #define PF_ODE_HELD_SPEED 2.0
 
-static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
+/* ---- evaluate: one patch's step, in phases ----------------------------------------------------
+ *
+ *   begin      reset the step's report and scratch
+ *   gather     patch, masses, loads, pre-step snapshot, twist, normal force, Hertz radius
+ *   stick test the stick/slip decision (stick_decide)
+ *   rows       stick_rows (anchor, drift targets, static bounds) or slip_rows (kinetic wrench,
+ *              explicit driving part), or point_rows for a degenerate patch
+ *   commit     set_state: the patch's state and the state counters, in one place
+ *
+ * The phases share the step's inputs (stepinputs) and the decision (stickdecision). */
+
+/* What gather reads of the bodies and the patch for this step. */
+typedef struct stepinputs {
+    double dt;
+    int dyn1, dyn2;                      /* the bodies are dynamic */
+    dMass m1, m2;                        /* m2 only if dyn2 */
+    double f1[3], t1v[3], f2[3], t2v[3]; /* frictionless loads (world) */
+    pfTwist tw;                          /* relative twist at the patch centre, patch frame (P1) */
+    double vt;                           /* |(tw.vx, tw.vy)| */
+    double wrel[3];                      /* relative angular velocity (world) */
+    double N;                            /* normal force for the bounds [N] */
+    double a_hertz;                      /* Hertz radius [m] (Hertz patches) */
+    int point;                           /* degenerate patch: point friction */
+    double rho_g;                        /* radius of gyration [m] (0 for a point) */
+    int small;                           /* at rest: below stick_velocity_tol */
+} stepinputs;
+
+/* The stick test's outcome. */
+typedef struct stickdecision {
+    pfOdePatchState prev; /* the state the patch enters the step in */
+    pfOdePatchState next; /* STICK or SLIP */
+    pfTwist xi;           /* twist the slip wrench is taken at (the present one by default) */
+    int xi_from_test;     /* 1: xi is the stick test's incipient twist (breakaway) */
+} stickdecision;
+
+/* The state a patch enters this step in (a fresh pair has none). */
+static pfOdePatchState previous_state(const pfOdePair *p)
 {
-    const pfOdeConfig *cfg = &ctx->cfg;
+    return p->fresh ? PF_ODE_STATE_NONE : p->persist.state;
+}
+
+/* Commit: the one place that sets a patch's state, with its report and the state counters
+ * (entering STICK from SLIP is a stick transition, SLIP from STICK a breakaway). Called once per
+ * patch and step, after its rows are built. */
+static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
+{
+    const pfOdePatchState prev = previous_state(p);
+    pfOdeCounters *cnt = &ctx->counters;
+    switch (next) {
+    case PF_ODE_STATE_STICK:
+        cnt->stick_steps++;
+        if (prev == PF_ODE_STATE_SLIP) cnt->stick_transitions++;
+        break;
+    case PF_ODE_STATE_SLIP:
+        cnt->slip_steps++;
+        if (prev == PF_ODE_STATE_STICK) cnt->breakaways++;
+        break;
+    case PF_ODE_STATE_POINT:
+        cnt->point_fallbacks++;
+        break;
+    case PF_ODE_STATE_STOCK:
+        cnt->stock_steps++;
+        break;
+    case PF_ODE_STATE_NONE:
+        break;
+    }
+    p->persist.state = next;
+    p->step.info.state = next;
+}
+
+/* Begin: clear the step's report, rows and explicit part; note the bodies' positions (the
+ * feedback torques after the step are about them). */
+static void begin(pfOdePair *p, rowset *rs)
+{
     pfOdePatchInfo *info = &p->step.info;
     memset(rs, 0, sizeof *rs);
     memset(info, 0, sizeof *info);
@@ -310,45 +381,52 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     info->contact_count = p->step.ncontacts;
     p->step.has_drive = 0;
     p->step.st_valid = 0;
+    to3(dBodyGetPosition(p->step.b1), p->step.pre_G1);
+    if (p->step.b2) to3(dBodyGetPosition(p->step.b2), p->step.pre_G2);
+}
 
+/* Stock mode: only the report (ODE's own friction rows were created at collide). */
+static void stock_report(pfOdePair *p)
+{
+    pfOdePatchInfo *info = &p->step.info;
+    double c0[3] = {0, 0, 0};
+    for (int i = 0; i < p->step.ncontacts; ++i)
+        for (int k = 0; k < 3; ++k)
+            c0[k] += p->step.contacts[i].pos[k] / p->step.ncontacts;
+    memcpy(info->centre, c0, sizeof c0);
+    for (int k = 0; k < 3; ++k)
+        info->normal[k] = p->step.contacts[0].normal[k];
+    /* A tangent frame for the diagnostics (stock rows use ODE's own directions). */
+    dVector3 nn = {info->normal[0], info->normal[1], info->normal[2], 0}, tx, ty;
+    dPlaneSpace(nn, tx, ty);
+    for (int k = 0; k < 3; ++k)
+        info->xaxis[k] = tx[k];
+    info->normal_force = p->persist.n_meas;
+}
+
+/* Gather: build the patch and read everything the decision and the rows need. Returns 0 if an
+ * input is not finite (the patch is dropped for this step). */
+static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
+{
+    const pfOdeConfig *cfg = &ctx->cfg;
+    pfOdePatchInfo *info = &p->step.info;
     dBodyID b1 = p->step.b1, b2 = p->step.b2;
-    to3(dBodyGetPosition(b1), p->step.pre_G1);
-    if (b2) to3(dBodyGetPosition(b2), p->step.pre_G2);
-
-    if (p->persist.mat.mode == PF_ODE_MODE_STOCK) {
-        p->persist.state = PF_ODE_STATE_STOCK;
-        info->state = PF_ODE_STATE_STOCK;
-        ctx->counters.stock_steps++;
-        double c0[3] = {0, 0, 0};
-        for (int i = 0; i < p->step.ncontacts; ++i)
-            for (int k = 0; k < 3; ++k)
-                c0[k] += p->step.contacts[i].pos[k] / p->step.ncontacts;
-        memcpy(info->centre, c0, sizeof c0);
-        for (int k = 0; k < 3; ++k)
-            info->normal[k] = p->step.contacts[0].normal[k];
-        /* A tangent frame for the diagnostics (stock rows use ODE's own directions). */
-        dVector3 nn = {info->normal[0], info->normal[1], info->normal[2], 0}, tx, ty;
-        dPlaneSpace(nn, tx, ty);
-        for (int k = 0; k < 3; ++k)
-            info->xaxis[k] = tx[k];
-        info->normal_force = p->persist.n_meas;
-        return 0;
-    }
+    memset(in, 0, sizeof *in);
+    in->dt = dt;
 
     pf_ode_build_patch(ctx, p);
     const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
 
     /* masses and loads */
-    dMass m1, m2;
-    dBodyGetMass(b1, &m1);
-    int dyn1 = is_dynamic(b1), dyn2 = is_dynamic(b2);
-    double f1[3] = {0, 0, 0}, t1v[3] = {0, 0, 0}, f2[3] = {0, 0, 0}, t2v[3] = {0, 0, 0};
-    body_loads(ctx, b1, m1.mass, p->persist.has_other, p->persist.other_f1, p->persist.other_t1, f1,
-               t1v);
-    if (dyn2) {
-        dBodyGetMass(b2, &m2);
-        body_loads(ctx, b2, m2.mass, p->persist.has_other, p->persist.other_f2, p->persist.other_t2,
-                   f2, t2v);
+    dBodyGetMass(b1, &in->m1);
+    in->dyn1 = is_dynamic(b1);
+    in->dyn2 = is_dynamic(b2);
+    body_loads(ctx, b1, in->m1.mass, p->persist.has_other, p->persist.other_f1, p->persist.other_t1,
+               in->f1, in->t1v);
+    if (in->dyn2) {
+        dBodyGetMass(b2, &in->m2);
+        body_loads(ctx, b2, in->m2.mass, p->persist.has_other, p->persist.other_f2,
+                   p->persist.other_t2, in->f2, in->t2v);
     }
     /* store pre-step state for the other-joint estimate (after_step) */
     {
@@ -360,7 +438,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             p->step.pre_f1[k] = uf[k];
             p->step.pre_t1[k] = ut[k];
         }
-        if (dyn2) {
+        if (in->dyn2) {
             v = dBodyGetLinearVel(b2);
             w = dBodyGetAngularVel(b2);
             uf = dBodyGetForce(b2);
@@ -374,8 +452,9 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         }
     }
 
-    double vn, pv2[3], wrel[3];
-    pfTwist tw = patch_twist(p, &vn, pv2, wrel);
+    double vn, pv2[3];
+    const pfTwist tw = patch_twist(p, &vn, pv2, in->wrel);
+    in->tw = tw;
     {
         /* rolling velocity: body 1's mass centre relative to body 2 at c (Hertz shift d) */
         const dReal *lv1 = dBodyGetLinearVel(b1);
@@ -395,21 +474,19 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     } else {
         /* body 2 is taken as supported (a box landing on a resting box must not see the two
          * free-fall accelerations cancel): the static part uses body 1's loads only */
-        double a1n = pf_ode_dot(f1, n) / m1.mass;
-        double inv_m = 1.0 / m1.mass;
-        if (dyn2) inv_m += 1.0 / m2.mass;
+        double a1n = pf_ode_dot(in->f1, n) / in->m1.mass;
+        double inv_m = 1.0 / in->m1.mass;
+        if (in->dyn2) inv_m += 1.0 / in->m2.mass;
         double mred = 1.0 / inv_m;
-        N = m1.mass * fmax(0.0, -a1n) + mred * fmax(0.0, -vn) / dt;
+        N = in->m1.mass * fmax(0.0, -a1n) + mred * fmax(0.0, -vn) / dt;
         ctx->counters.first_contact_estimates++;
     }
     if (!(N >= 0.0)) N = 0.0;
+    in->N = N;
     if (!isfinite(N) || !isfinite(tw.vx) || !isfinite(tw.vy) || !isfinite(tw.w) ||
-        !pf_ode_finite3(f1) || !pf_ode_finite3(t1v) || !pf_ode_finite3(f2) ||
-        !pf_ode_finite3(t2v) || !pf_ode_finite3(c) || !pf_ode_finite3(n)) {
-        ctx->counters.dropped_nonfinite++;
-        p->persist.state = PF_ODE_STATE_NONE;
+        !pf_ode_finite3(in->f1) || !pf_ode_finite3(in->t1v) || !pf_ode_finite3(in->f2) ||
+        !pf_ode_finite3(in->t2v) || !pf_ode_finite3(c) || !pf_ode_finite3(n))
         return 0;
-    }
 
     double a_hertz = 0.0;
     if (p->step.kind == PF_ODE_KIND_HERTZ) {
@@ -419,6 +496,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         if (!(a_hertz >= PF_ODE_MIN_HERTZ_RADIUS)) a_hertz = PF_ODE_MIN_HERTZ_RADIUS;
         p->step.def.radius = a_hertz;
     }
+    in->a_hertz = a_hertz;
     int point = p->step.kind == PF_ODE_KIND_POINT;
     double rho_g = 0.0;
     if (!point && pf_patch_gyration_radius(&p->step.def, &rho_g, NULL) != PF_OK) {
@@ -426,12 +504,13 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         rho_g = 0.0;
     }
     p->step.rho_g = rho_g;
+    in->point = point;
+    in->rho_g = rho_g;
 
     const double tol = cfg->stick_velocity_tol;
-    double vt = hypot(tw.vx, tw.vy);
-    int small = vt < tol && fabs(tw.w) * rho_g < tol;
-    p->step.solver_at_rest = small;
-    const double mu_s = p->persist.mat.mu_s, mu_k = p->persist.mat.mu_k;
+    in->vt = hypot(tw.vx, tw.vy);
+    in->small = in->vt < tol && fabs(tw.w) * rho_g < tol;
+    p->step.solver_at_rest = in->small;
 
     info->twist = tw;
     info->normal_force = N;
@@ -443,40 +522,54 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         info->cr[0] = -tw.vy / tw.w; /* P5 */
         info->cr[1] = tw.vx / tw.w;
     }
-    rs->fric = 1;
-
     if (point) {
-        /* degenerate patch: point friction at the centroid, no spin resistance */
-        p->persist.state = PF_ODE_STATE_POINT;
-        info->state = PF_ODE_STATE_POINT;
         info->shape = PF_PATCH_NONE;
-        ctx->counters.point_fallbacks++;
-        if (small) {
-            memcpy(rs->t1, x, sizeof rs->t1);
-            memcpy(rs->t2, y, sizeof rs->t2);
-            rs->b1 = rs->b2 = mu_s * N;
-        } else {
-            for (int k = 0; k < 3; ++k)
-                rs->t1[k] = -(tw.vx * x[k] + tw.vy * y[k]) / vt;
-            pf_ode_cross(n, rs->t1, rs->t2);
-            rs->b1 = mu_k * N;
-        }
-        info->bounds.fx = rs->b1;
-        info->bounds.fy = rs->b2;
-        return 1;
+    } else {
+        info->shape = p->step.def.shape;
+        if (p->step.def.shape == PF_PATCH_DISK || p->step.def.shape == PF_PATCH_HERTZ_DISK)
+            info->radius = p->step.def.radius;
     }
-    info->shape = p->step.def.shape;
-    if (p->step.def.shape == PF_PATCH_DISK || p->step.def.shape == PF_PATCH_HERTZ_DISK)
-        info->radius = p->step.def.radius;
+    return 1;
+}
 
-    /* stick test (P10-P13 for a free body, generalised holding-wrench form otherwise): the CA
-     * criterion, or with criterion = LIMIT the exact limit-set test (pf_core_limit.c) on the same
-     * loads, which also gives the incipient twist a breakaway starts along */
+/* Rows of a degenerate patch: point friction at the centroid, no spin resistance. */
+static void point_rows(const pfOdePair *p, const stepinputs *in, rowset *rs)
+{
+    const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
+    const pfTwist tw = in->tw;
+    const double N = in->N;
+    if (in->small) {
+        memcpy(rs->t1, x, sizeof rs->t1);
+        memcpy(rs->t2, y, sizeof rs->t2);
+        rs->b1 = rs->b2 = p->persist.mat.mu_s * N;
+    } else {
+        for (int k = 0; k < 3; ++k)
+            rs->t1[k] = -(tw.vx * x[k] + tw.vy * y[k]) / in->vt;
+        pf_ode_cross(n, rs->t1, rs->t2);
+        rs->b1 = p->persist.mat.mu_k * N;
+    }
+}
+
+/* Stick test (P10-P13 for a free body, generalised holding-wrench form otherwise): the CA
+ * criterion, or with criterion = LIMIT the exact limit-set test (pf_core_limit.c) on the same
+ * loads, which also gives the incipient twist a breakaway starts along. Records the test for the
+ * in-solver coupling (st_*) and the report (margin, CA). */
+static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, stickdecision *dec)
+{
+    pfOdePatchInfo *info = &p->step.info;
+    const int dyn1 = in->dyn1, dyn2 = in->dyn2;
+    const dMass *m1 = &in->m1, *m2 = dyn2 ? &in->m2 : NULL;
+    const double *f1 = in->f1, *t1v = in->t1v, *f2 = in->f2, *t2v = in->t2v;
+    const pfTwist tw = in->tw;
+    const double N = in->N, dt = in->dt, rho_g = in->rho_g;
+    const double tol = ctx->cfg.stick_velocity_tol;
+    const double mu_s = p->persist.mat.mu_s, mu_k = p->persist.mat.mu_k;
     const int limit = p->persist.mat.criterion == PF_ODE_CRITERION_LIMIT;
-    pfOdePatchState prev = p->fresh ? PF_ODE_STATE_NONE : p->persist.state;
-    pfOdePatchState next = PF_ODE_STATE_SLIP;
-    pfTwist xi = tw;
-    int xi_from_test = 0;
+    const pfOdePatchState prev = previous_state(p);
+    dec->prev = prev;
+    dec->next = PF_ODE_STATE_SLIP;
+    dec->xi = tw;
+    dec->xi_from_test = 0;
     /* Stick decisions (docs/architecture.md, "Stick and slip in multi-body scenes"):
      *  - at rest (below the velocity tolerance): the loads test, as in the papers;
      *  - a stuck patch stays stuck while it moves no faster than static friction could stop
@@ -498,8 +591,8 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             Nh = fmax(Nh, p->persist.n_recent[k]);
     pfStickResult res;
     int st = PF_ERR_STATE, tested = 0;
-    if (small) {
-        st = stick_test(ctx, p, dyn1, dyn2, &m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res);
+    if (in->small) {
+        st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res);
         tested = 1;
     } else if (held) {
         /* held: the loads test decides, unless the patch is moving faster than static friction
@@ -507,19 +600,18 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
          * noise at a stuck patch of a rocking stack, which the anchor absorbs; a release on the
          * anchor's drift instead toppled a 10-box tower at 5 ms, whose rocking moves the patch
          * centres by more than any drift bound that still catches sliding early) */
-        if (stoppable(dyn1, dyn2, &m1, dyn2 ? &m2 : NULL, tw, mu_s, Nh, dt, rho_g,
-                      PF_ODE_HELD_SPEED * tol)) {
-            st = stick_test(ctx, p, dyn1, dyn2, &m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res);
+        if (stoppable(dyn1, dyn2, m1, m2, tw, mu_s, Nh, dt, rho_g, PF_ODE_HELD_SPEED * tol)) {
+            st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res);
             tested = 1;
         }
     } else if (prev == PF_ODE_STATE_SLIP &&
-               stoppable(dyn1, dyn2, &m1, dyn2 ? &m2 : NULL, tw, mu_k, N, dt, rho_g, 0.0)) {
+               stoppable(dyn1, dyn2, m1, m2, tw, mu_k, N, dt, rho_g, 0.0)) {
         pfTwist stop = {tw.vx / dt, tw.vy / dt, tw.w / dt};
         pfStickResult rs_stop;
-        if (stick_test(ctx, p, dyn1, dyn2, &m1, f1, t1v, f2, t2v, N, mu_k, &stop, limit,
-                       &rs_stop) == PF_OK &&
+        if (stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_k, &stop, limit, &rs_stop) ==
+                PF_OK &&
             rs_stop.sticks) {
-            st = stick_test(ctx, p, dyn1, dyn2, &m1, f1, t1v, f2, t2v, N, mu_s, NULL, limit, &res);
+            st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_s, NULL, limit, &res);
             /* a sliding patch whose loads break it at once is reversing: it keeps sliding */
             tested = st == PF_OK && res.sticks;
         }
@@ -542,141 +634,184 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
             info->ca[1] = res.ca_y;
         }
         if (res.sticks) {
-            next = PF_ODE_STATE_STICK;
+            dec->next = PF_ODE_STATE_STICK;
         } else {
-            next = PF_ODE_STATE_SLIP;
+            dec->next = PF_ODE_STATE_SLIP;
             /* breakaway: rotation about CA (P10) or translation; with LIMIT the minimising
              * twist (the limit surface's normal where the loads leave the limit set) */
-            xi = res.incipient;
-            xi_from_test = 1;
+            dec->xi = res.incipient;
+            dec->xi_from_test = 1;
         }
     }
+}
 
-    if (next == PF_ODE_STATE_STICK) {
-        if (prev != PF_ODE_STATE_STICK) {
-            /* anchor the patch where it stuck */
-            if (prev == PF_ODE_STATE_SLIP) ctx->counters.stick_transitions++;
-            to_body_point(b1, c, p->persist.anchor1);
-            to_body_vec(b1, x, p->persist.axis1);
-            to_body_vec(b1, n, p->persist.nrm1);
-            if (b2) {
-                to_body_point(b2, c, p->persist.anchor2);
-                to_body_vec(b2, x, p->persist.axis2);
-                to_body_vec(b2, n, p->persist.nrm2);
-            } else {
-                memcpy(p->persist.nrm2, n, sizeof p->persist.nrm2);
-                memcpy(p->persist.anchor2, c, sizeof p->persist.anchor2);
-                memcpy(p->persist.axis2, x, sizeof p->persist.axis2);
-            }
-        }
-        /* drift of the anchored patch since it stuck, corrected through the targets */
-        double pa1[3], pa2[3], u1[3], u2[3];
-        body_frame_point(b1, p->persist.anchor1, pa1);
-        body_frame_vec(b1, p->persist.axis1, u1);
+/* Stick rows: on entering STICK, anchor the patch where it stuck (persistent); then rows along
+ * the patch axes with bounds mu_s N and targets that pull the patch back to its anchor (P36), a
+ * spin motor with the static spin capacity, and the rolling rows' largest moment (P18). */
+static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
+                       const stickdecision *dec, rowset *rs)
+{
+    const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
+    dBodyID b1 = p->step.b1, b2 = p->step.b2;
+    const double N = in->N, dt = in->dt, tol = ctx->cfg.stick_velocity_tol;
+    const double mu_s = p->persist.mat.mu_s;
+    if (dec->prev != PF_ODE_STATE_STICK) {
+        /* anchor the patch where it stuck */
+        to_body_point(b1, c, p->persist.anchor1);
+        to_body_vec(b1, x, p->persist.axis1);
+        to_body_vec(b1, n, p->persist.nrm1);
         if (b2) {
-            body_frame_point(b2, p->persist.anchor2, pa2);
-            body_frame_vec(b2, p->persist.axis2, u2);
+            to_body_point(b2, c, p->persist.anchor2);
+            to_body_vec(b2, x, p->persist.axis2);
+            to_body_vec(b2, n, p->persist.nrm2);
         } else {
-            memcpy(pa2, p->persist.anchor2, sizeof pa2);
-            memcpy(u2, p->persist.axis2, sizeof u2);
+            memcpy(p->persist.nrm2, n, sizeof p->persist.nrm2);
+            memcpy(p->persist.anchor2, c, sizeof p->persist.anchor2);
+            memcpy(p->persist.axis2, x, sizeof p->persist.axis2);
         }
-        double d[3] = {pa1[0] - pa2[0], pa1[1] - pa2[1], pa1[2] - pa2[2]};
-        double u21[3];
-        pf_ode_cross(u2, u1, u21);
-        double theta = atan2(pf_ode_dot(u21, n), pf_ode_dot(u2, u1));
-        double dxp = pf_ode_dot(d, x), dyp = pf_ode_dot(d, y);
-        info->drift = hypot(dxp, dyp);
-        double g = cfg->drift_gain / dt;
+    }
+    /* drift of the anchored patch since it stuck, corrected through the targets */
+    double pa1[3], pa2[3], u1[3], u2[3];
+    body_frame_point(b1, p->persist.anchor1, pa1);
+    body_frame_vec(b1, p->persist.axis1, u1);
+    if (b2) {
+        body_frame_point(b2, p->persist.anchor2, pa2);
+        body_frame_vec(b2, p->persist.axis2, u2);
+    } else {
+        memcpy(pa2, p->persist.anchor2, sizeof pa2);
+        memcpy(u2, p->persist.axis2, sizeof u2);
+    }
+    double d[3] = {pa1[0] - pa2[0], pa1[1] - pa2[1], pa1[2] - pa2[2]};
+    double u21[3];
+    pf_ode_cross(u2, u1, u21);
+    double theta = atan2(pf_ode_dot(u21, n), pf_ode_dot(u2, u1));
+    double dxp = pf_ode_dot(d, x), dyp = pf_ode_dot(d, y);
+    p->step.info.drift = hypot(dxp, dyp);
+    double g = ctx->cfg.drift_gain / dt;
+    memcpy(rs->t1, x, sizeof rs->t1);
+    memcpy(rs->t2, y, sizeof rs->t2);
+    rs->b1 = rs->b2 = mu_s * N;
+    rs->m1 = clampd(-g * dxp, tol);
+    rs->m2 = clampd(-g * dyp, tol);
+    double dspin = 0.0;
+    pfTwist unit_spin = {0.0, 0.0, 1.0};
+    if (pf_patch_dissipation(&p->step.def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK) dspin = 0.0;
+    rs->spin_motor = dspin > 0.0;
+    rs->bspin = dspin;
+    rs->spin_vel = clampd(-g * theta, tol / fmax(in->rho_g, 1e-12));
+    if (p->step.kind == PF_ODE_KIND_HERTZ && p->step.def.rolling_d > 0.0)
+        rs->broll1 = rs->broll2 =
+            in->a_hertz * N * p->step.def.rolling_d / 5.0; /* |M_r| max, P18 */
+    p->step.info.bounds.fx = rs->b1;
+    p->step.info.bounds.fy = rs->b2;
+    p->step.info.bounds.mz = rs->bspin;
+}
+
+/* Slip rows: with the in-solver coupling only the rolling rows (the friction block is the
+ * solver's); otherwise one row along the kinetic wrench at the predicted twist (P37) bounded by
+ * |F|, a spin row bounded by |Mz|, the rolling rows, and the driving components set aside to be
+ * applied explicitly (drive_components). */
+static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
+                      const stickdecision *dec, rowset *rs)
+{
+    const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
+    const int dyn1 = in->dyn1, dyn2 = in->dyn2;
+    const double N = in->N, dt = in->dt, mu_k = p->persist.mat.mu_k;
+    const pfTwist tw = in->tw;
+    pfOdePatchInfo *info = &p->step.info;
+    if (ctx->solver) {
+        /* in-solver coupling: the friction block is the solver's (pf_ode_solver.c); only
+         * the rolling-resistance rows (P18) and their driving part stay here */
         memcpy(rs->t1, x, sizeof rs->t1);
         memcpy(rs->t2, y, sizeof rs->t2);
-        rs->b1 = rs->b2 = mu_s * N;
-        rs->m1 = clampd(-g * dxp, tol);
-        rs->m2 = clampd(-g * dyp, tol);
-        double dspin = 0.0;
-        pfTwist unit_spin = {0.0, 0.0, 1.0};
-        if (pf_patch_dissipation(&p->step.def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK)
-            dspin = 0.0;
-        rs->spin_motor = dspin > 0.0;
-        rs->bspin = dspin;
-        rs->spin_vel = clampd(-g * theta, tol / fmax(rho_g, 1e-12));
-        if (p->step.kind == PF_ODE_KIND_HERTZ && p->step.def.rolling_d > 0.0)
-            rs->broll1 = rs->broll2 =
-                a_hertz * N * p->step.def.rolling_d / 5.0; /* |M_r| max, P18 */
-        ctx->counters.stick_steps++;
-    } else {
-        if (prev == PF_ODE_STATE_STICK) ctx->counters.breakaways++;
-        if (ctx->solver) {
-            /* in-solver coupling: the friction block is the solver's (pf_ode_solver.c); only
-             * the rolling-resistance rows (P18) and their driving part stay here */
-            memcpy(rs->t1, x, sizeof rs->t1);
-            memcpy(rs->t2, y, sizeof rs->t2);
-            memset(p->step.drive_f, 0, sizeof p->step.drive_f);
-            memset(p->step.drive_t, 0, sizeof p->step.drive_t);
-            double mw[3];
-            int has_roll = rolling_rows(p, a_hertz, N, rs, mw);
-            drive_rolling(p, has_roll ? mw : NULL, wrel, rs);
-            ctx->counters.slip_steps++;
-            p->persist.state = next;
-            info->state = next;
-            return 1;
-        }
-        /* Slip direction, implicit (backward Euler): the wrench is taken at the predicted
-         * frictionless twist xi0 + dt a_free, not at xi0. For a translating patch with isotropic
-         * friction backward-Euler Coulomb gives v1 = v0 + dt a_free - dt (mu N / m) v1/|v1|, so
-         * v1 is parallel to v0 + dt a_free exactly: with t1 along that direction, the full bound
-         * on t1 and none on t2, the step lands on the implicit solution (or at rest if the bound
-         * suffices, never past it). For a coupled twist it is a first-order predictor of the
-         * end-of-step twist; at speeds >> dt |a_free| it is xi0 (the explicit choice), while at
-         * low speed, where the explicit direction swings by tens of degrees per step, it stops
-         * the load from going unresisted for a step. A breakaway keeps the stick test's
-         * incipient twist (rotation about CA, or the limit-set minimiser). */
-        if (!xi_from_test && (dyn1 || dyn2)) {
-            double af[3];
-            pf_ode_patch_free_accel(ctx, p, dyn1, dyn2, f1, t1v, f2, t2v, af);
-            pfTwist pred = {tw.vx + dt * af[0], tw.vy + dt * af[1], tw.w + dt * af[2]};
-            if (isfinite(pred.vx) && isfinite(pred.vy) && isfinite(pred.w)) xi = pred;
-        }
-        /* kinetic wrench of the patch for the twist (or the incipient twist) */
-        pfWrench W = {0, 0, 0};
-        const pfTwist roll = p->step.roll;
-        if (xi.vx == 0.0 && xi.vy == 0.0 && xi.w == 0.0) {
-            W.fx = W.fy = W.mz = 0.0;
-        } else if (pf_patch_friction(&p->step.def, mu_k, N, xi, roll, &W, NULL) != PF_OK) {
-            W.fx = W.fy = W.mz = 0.0;
-        }
-        if (!isfinite(W.fx) || !isfinite(W.fy) || !isfinite(W.mz)) {
-            ctx->counters.dropped_nonfinite++;
-            W.fx = W.fy = W.mz = 0.0;
-        }
-        double fm = hypot(W.fx, W.fy);
-        if (fm > 0.0) {
-            for (int k = 0; k < 3; ++k)
-                rs->t1[k] = (W.fx * x[k] + W.fy * y[k]) / fm;
-        } else {
-            memcpy(rs->t1, x, sizeof rs->t1);
-        }
-        pf_ode_cross(n, rs->t1, rs->t2);
-        rs->b1 = fm;
-        rs->b2 = 0.0;
-        rs->bspin = fabs(W.mz);
+        memset(p->step.drive_f, 0, sizeof p->step.drive_f);
+        memset(p->step.drive_t, 0, sizeof p->step.drive_t);
         double mw[3];
-        int has_roll = rolling_rows(p, a_hertz, N, rs, mw);
-        /* bounds report the model's magnitudes; driving components leave their rows below */
-        info->bounds.fx = rs->b1;
-        info->bounds.fy = rs->b2;
-        info->bounds.mz = rs->bspin;
-        drive_components(ctx, p, dt, dyn1, dyn2, mu_k, N, xi, roll, &W, has_roll ? mw : NULL, wrel,
-                         rs);
-        ctx->counters.slip_steps++;
-        p->persist.state = next;
-        info->state = next;
-        return 1;
+        int has_roll = rolling_rows(p, in->a_hertz, N, rs, mw);
+        drive_rolling(p, has_roll ? mw : NULL, in->wrel, rs);
+        return;
     }
-    p->persist.state = next;
-    info->state = next;
+    /* Slip direction, implicit (backward Euler): the wrench is taken at the predicted
+     * frictionless twist xi0 + dt a_free, not at xi0. For a translating patch with isotropic
+     * friction backward-Euler Coulomb gives v1 = v0 + dt a_free - dt (mu N / m) v1/|v1|, so
+     * v1 is parallel to v0 + dt a_free exactly: with t1 along that direction, the full bound
+     * on t1 and none on t2, the step lands on the implicit solution (or at rest if the bound
+     * suffices, never past it). For a coupled twist it is a first-order predictor of the
+     * end-of-step twist; at speeds >> dt |a_free| it is xi0 (the explicit choice), while at
+     * low speed, where the explicit direction swings by tens of degrees per step, it stops
+     * the load from going unresisted for a step. A breakaway keeps the stick test's
+     * incipient twist (rotation about CA, or the limit-set minimiser). */
+    pfTwist xi = dec->xi;
+    if (!dec->xi_from_test && (dyn1 || dyn2)) {
+        double af[3];
+        pf_ode_patch_free_accel(ctx, p, dyn1, dyn2, in->f1, in->t1v, in->f2, in->t2v, af);
+        pfTwist pred = {tw.vx + dt * af[0], tw.vy + dt * af[1], tw.w + dt * af[2]};
+        if (isfinite(pred.vx) && isfinite(pred.vy) && isfinite(pred.w)) xi = pred;
+    }
+    /* kinetic wrench of the patch for the twist (or the incipient twist) */
+    pfWrench W = {0, 0, 0};
+    const pfTwist roll = p->step.roll;
+    if (xi.vx == 0.0 && xi.vy == 0.0 && xi.w == 0.0) {
+        W.fx = W.fy = W.mz = 0.0;
+    } else if (pf_patch_friction(&p->step.def, mu_k, N, xi, roll, &W, NULL) != PF_OK) {
+        W.fx = W.fy = W.mz = 0.0;
+    }
+    if (!isfinite(W.fx) || !isfinite(W.fy) || !isfinite(W.mz)) {
+        ctx->counters.dropped_nonfinite++;
+        W.fx = W.fy = W.mz = 0.0;
+    }
+    double fm = hypot(W.fx, W.fy);
+    if (fm > 0.0) {
+        for (int k = 0; k < 3; ++k)
+            rs->t1[k] = (W.fx * x[k] + W.fy * y[k]) / fm;
+    } else {
+        memcpy(rs->t1, x, sizeof rs->t1);
+    }
+    pf_ode_cross(n, rs->t1, rs->t2);
+    rs->b1 = fm;
+    rs->b2 = 0.0;
+    rs->bspin = fabs(W.mz);
+    double mw[3];
+    int has_roll = rolling_rows(p, in->a_hertz, N, rs, mw);
+    /* bounds report the model's magnitudes; driving components leave their rows below */
     info->bounds.fx = rs->b1;
     info->bounds.fy = rs->b2;
     info->bounds.mz = rs->bspin;
+    drive_components(ctx, p, dt, dyn1, dyn2, mu_k, N, xi, roll, &W, has_roll ? mw : NULL, in->wrel,
+                     rs);
+}
+
+/* One patch's step: gather -> stick test -> stick / slip rows -> commit. Returns 1 if rs holds
+ * rows to create, 0 if not (stock mode, or a patch dropped for non-finite inputs). */
+static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
+{
+    begin(p, rs);
+    if (p->persist.mat.mode == PF_ODE_MODE_STOCK) {
+        stock_report(p);
+        set_state(ctx, p, PF_ODE_STATE_STOCK);
+        return 0;
+    }
+    stepinputs in;
+    if (!gather(ctx, p, dt, &in)) {
+        ctx->counters.dropped_nonfinite++;
+        set_state(ctx, p, PF_ODE_STATE_NONE);
+        return 0;
+    }
+    rs->fric = 1;
+    if (in.point) {
+        point_rows(p, &in, rs);
+        p->step.info.bounds.fx = rs->b1;
+        p->step.info.bounds.fy = rs->b2;
+        set_state(ctx, p, PF_ODE_STATE_POINT);
+        return 1;
+    }
+    stickdecision dec;
+    stick_decide(ctx, p, &in, &dec);
+    if (dec.next == PF_ODE_STATE_STICK)
+        stick_rows(ctx, p, &in, &dec, rs);
+    else
+        slip_rows(ctx, p, &in, &dec, rs);
+    set_state(ctx, p, dec.next);
     return 1;
 }
 
