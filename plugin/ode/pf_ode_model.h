@@ -1,4 +1,5 @@
-/* Private: the mobility model of the bodies under a patch (pf_ode_model.c). Not installed.
+/** @file
+ * Private: the mobility model of the bodies under a patch (pf_ode_model.c). Not installed.
  *
  * What the stick test and the slip predictor need of the two bodies: each body's inverse mass and
  * inertia with the rows of the constraints that restrict its motion removed (the patch's own
@@ -34,73 +35,133 @@ typedef struct pfOdeBodyModel {
     int world_rows;                 ///< joint rows added beyond the patch support
 } pfOdeBodyModel;
 
-/// Inertia of body b about the unit axis n (world) through its mass centre [kg m^2]; m is the
-/// body's mass as dBodyGetMass returns it.
+/** Inertia of a body about a unit axis through its mass centre.
+ *  @param b the body
+ *  @param m its mass, as dBodyGetMass returns it (inertia in body axes)
+ *  @param n the unit axis (world)
+ *  @return n^T I n [kg m^2] */
 double pf_ode_axial_inertia(dBodyID b, const dMass *m, const double *n);
 
-/// 1 if ODE reports joint j's feedback f1/t1 for body b (b is its first body, or its only one).
+/** Which of a joint's feedback sides belongs to a body.
+ *  @param j the joint
+ *  @param b one of its bodies
+ *  @return 1 if ODE reports j's f1/t1 for b (b is its first body, or its only one), else 0 */
 int pf_ode_joint_body_is_first(dJointID j, dBodyID b);
 
-/// Class of joint j on body b for the stick test of pair p (ctx tags the adapter's own joints).
+/** How the stick test of a pair sees another joint on one of its bodies.
+ *  @param ctx the context (the adapter's own joints carry it as joint data)
+ *  @param p   the pair under test
+ *  @param j   a joint attached to b
+ *  @param b   the body (p's body 1 or 2)
+ *  @return the joint's class */
 pfOdeJointClass pf_ode_classify_joint(const pfOdeContext *ctx, const pfOdePair *p, dJointID j,
                                       dBodyID b);
 
-/// Start the model of body b: its mass centre, inverse mass and world inverse inertia at the
-/// present pose, no constraint rows (a free body).
+/** Start a body's model as a free body: mass centre, inverse mass and world inverse inertia at
+ *  the present pose, no constraint rows.
+ *  @param bm out: the model
+ *  @param b  the body (dynamic) */
 void pf_ode_model_init(pfOdeBodyModel *bm, dBodyID b);
 
-/// out = M^-1 x for a 6-vector wrench x (free body: the constraint rows are not applied).
+/** Apply the free body's inverse mass matrix (the constraint rows are not applied).
+ *  @param bm  the model
+ *  @param x   a wrench (force, torque about G; world)
+ *  @param out M^-1 x: (linear, angular) acceleration */
 void pf_ode_model_minv_apply(const pfOdeBodyModel *bm, const double *x, double *out);
 
-/// Add one constraint row (a 6-vector J: row velocity J . (v, w)), orthonormalised against the
-/// rows kept in the M^-1 metric; a row dependent on them (or a seventh row) is dropped.
+/** Add one constraint row, orthonormalised against the rows kept in the M^-1 metric
+ *  (Gram-Schmidt); a row dependent on them, or beyond PF_ODE_MODEL_ROWS, is dropped.
+ *  @param bm  the model
+ *  @param row J: the row velocity is J . (v, w) */
 void pf_ode_model_add_row(pfOdeBodyModel *bm, const double *row);
 
-/// Add the row "velocity of the body point P (world) along d is zero".
+/** Add the row "the body point P has no velocity along d".
+ *  @param bm the model
+ *  @param P  the point (world) [m]
+ *  @param d  the direction (world, unit) */
 void pf_ode_model_point_row(pfOdeBodyModel *bm, const double *P, const double *d);
 
-/// Add the row "angular velocity about e (world) is zero".
+/** Add the row "no angular velocity about e".
+ *  @param bm the model
+ *  @param e  the axis (world, unit) */
 void pf_ode_model_ang_row(pfOdeBodyModel *bm, const double *e);
 
-/// out = P x with P = M^-1 - M^-1 J^T (J M^-1 J^T)^+ J M^-1: the acceleration of the constrained
-/// body under the wrench x.
+/** Acceleration of the constrained body under a wrench: P x with
+ *  P = M^-1 - M^-1 J^T (J M^-1 J^T)^+ J M^-1 over the rows kept.
+ *  @param bm  the model
+ *  @param x   the wrench (force, torque about G; world)
+ *  @param out P x: (linear, angular) acceleration */
 void pf_ode_model_project(const pfOdeBodyModel *bm, const double *x, double *out);
 
-/// Add the rows of a WORLD joint j (hinge, ball, slider, piston, fixed, linear motor, user-mode
-/// angular motor axes with FMax > 0) as body b sees them; other types add nothing.
+/** Add the rows of a WORLD joint as the body sees them: hinge, ball, slider, piston, fixed,
+ *  linear motor and user-mode angular motor axes with FMax > 0; other types add nothing.
+ *  @param bm the model
+ *  @param j  the joint (to the world or a kinematic body)
+ *  @param b  the modelled body */
 void pf_ode_model_joint_rows(pfOdeBodyModel *bm, dJointID j, dBodyID b);
 
-/// Model of body b under patch p: init, the patch's support (no normal velocity at p->c, no
-/// tipping about p->x and p->y), then the WORLD joints' rows unless an UNKNOWN joint is present.
+/** Model of a body under a patch: init, the patch's support (no normal velocity at p's centre,
+ *  no tipping about its x and y axes), then the rows of its WORLD joints unless one of its
+ *  joints is UNKNOWN (then bm->unknown is set).
+ *  @param ctx the context (may be NULL if b has no joints)
+ *  @param p   the pair (its patch centre and frame are read)
+ *  @param b   the body (p's body 1 or 2, dynamic)
+ *  @param bm  out: the model */
 void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, pfOdeBodyModel *bm);
 
-/// Patch rows of the modelled body in twist coordinates (vx, vy, w) at p->c, patch frame:
-/// adds J P J^T to the 3x3 row-major A, sign * J P (f, t) to a and sign * J M^-1 (f, t) to araw
-/// (sign +1 for body 1, -1 for body 2; f, t the body's loads, world).
+/** Add one body's share to the patch's Delassus block and frictionless acceleration, in twist
+ *  coordinates (vx, vy, w) at the patch centre, patch frame.
+ *  @param bm   the body's model
+ *  @param p    the pair (patch centre and frame)
+ *  @param f    the body's loads: force (world) [N]
+ *  @param t    and torque about G (world) [N m]
+ *  @param sign +1 for body 1, -1 for body 2
+ *  @param A    3x3 row-major: J P J^T is added
+ *  @param a    sign * J P (f, t) is added
+ *  @param araw sign * J M^-1 (f, t) is added (a without the constraints) */
 void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, const double *f,
                               const double *t, double sign, double *A, double *a, double *araw);
 
-/// Symmetric 3x3 eigen-decomposition by cyclic Jacobi of the symmetric part of Ain (row-major):
-/// A = V diag(l) V^T, eigenvectors in V's columns (row-major), eigenvalues unsorted.
+/** Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi: A = V diag(l) V^T.
+ *  @param Ain the matrix, row-major (its symmetric part is used)
+ *  @param l   out: the eigenvalues, unsorted
+ *  @param V   out: the eigenvectors as columns, row-major, in the order of l */
 void pf_ode_jacobi3(const double *Ain, double *l, double *V);
 
-/// Make (A, a) acceptable to pf_stick_general when the other constraints leave A singular (the
-/// pseudo-inverse on the allowed subspace; forbidden directions get the largest eigenvalue and
-/// a's components along them are dropped). L: the patch's radius of gyration [m]; araw: a before
-/// projection (for the rounding test); reactions (room for 3): the forbidden directions as
-/// wrenches, their count in *reaction_count.
+/** Make (A, a) acceptable to pf_stick_general when the other constraints leave A singular: in
+ *  coordinates (vx, vy, L w), a's components along forbidden directions are dropped and those
+ *  directions get the largest eigenvalue (the pseudo-inverse on the allowed subspace).
+ *  @param A              in/out: the Delassus block, 3x3 row-major
+ *  @param a              in/out: the frictionless acceleration
+ *  @param araw           a without the constraints (its size decides what is rounding)
+ *  @param L              the patch's radius of gyration [m]
+ *  @param reactions      out (room for 3): the forbidden directions as wrenches
+ *  @param reaction_count out: their number */
 void pf_ode_regularise_block(double *A, double *a, const double *araw, double L,
                              pfWrench *reactions, int *reaction_count);
 
-/// Frictionless relative acceleration of patch p, af = (ax, ay, alpha) in the patch frame, given
-/// the other constraints; f1, t1 / f2, t2: the bodies' loads (world); dyn1, dyn2: which bodies are
-/// dynamic.
+/** Frictionless relative acceleration of a patch given the other constraints (the a_free of the
+ *  generalised stick test, without regularise's rounding clean-up).
+ *  @param ctx  the context
+ *  @param p    the pair
+ *  @param dyn1 body 1 is dynamic
+ *  @param dyn2 body 2 is dynamic
+ *  @param f1   body 1's loads: force (world) [N]
+ *  @param t1   and torque (world) [N m]
+ *  @param f2   body 2's force
+ *  @param t2   and torque
+ *  @param af   out: (ax, ay, alpha) in the patch frame */
 void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
                              const double *f1, const double *t1, const double *f2, const double *t2,
                              double *af);
 
-/// Delassus block of patch p (3x3 row-major, twist coordinates at p->c, patch frame): the
-/// relative twist change per unit wrench (fx, fy, mz) on body 1 and its opposite on body 2.
+/** Delassus block of a patch given the other constraints: the relative twist change per unit
+ *  wrench (fx, fy, mz) on body 1 at the patch centre (its opposite on body 2).
+ *  @param ctx  the context (may be NULL if neither body has joints)
+ *  @param p    the pair
+ *  @param dyn1 body 1 is dynamic
+ *  @param dyn2 body 2 is dynamic
+ *  @param A    out: 3x3 row-major, twist coordinates (vx, vy, w), patch frame */
 void pf_ode_patch_delassus(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
                            double *A);
 
