@@ -9,8 +9,8 @@
  * its mass centre, so only the fingers carry it; the fingers' own weight is left out.
  *   fingers=motor (default): each fingertip on a slider joint along y with a velocity motor
  *     pushing inward (dParamFMax = N), so the motor saturates and presses with N;
- *   fingers=kinematic: kinematic fingertips whose inward speed is set every step from the
- *     measured normal force (an integral force loop on the normal rows).
+ *   fingers=kinematic: kinematic fingertips placed every step so that the normal rows give N
+ *     (a force loop on the measured normal forces, see kinematic_grip).
  *   load=sudden (default): the weight is applied in full at t = 0.5 s; load=ramp: it grows
  *     linearly from 0 at t = 0.5 s to m g at t = 1 s.
  *   criterion=limit (default) or ca: the adapter's stick test (pfOdeMaterial.criterion).
@@ -61,9 +61,9 @@ static const char *const keys[] = {"grip",      "offset",   "fingers",  "load",
 #define HOLD_END 2.0
 /* fingertip inward motor speed [m/s] (the motor saturates at N while the bar blocks it) */
 #define MOTOR_SPEED 0.05
-/* kinematic force loop: inward speed = KIN_GAIN (N - N_measured), at most KIN_VMAX [m/s] */
-#define KIN_GAIN 2e-4
+/* kinematic force loop: the squeeze moves at most KIN_VMAX [m/s]; first stiffness guess KIN_K0 */
 #define KIN_VMAX 0.01
+#define KIN_K0 1e6
 /* the bisection's widest offset: the fingertip stays on the bar's face */
 #define OFFSET_MAX (0.5 * BAR_L - TIP_R)
 
@@ -73,6 +73,9 @@ typedef struct Pinch {
     dBodyID bar, tip[2];
     dGeomID bar_geom, tip_geom[2];
     dJointID slider[2];
+    /* kinematic fingers: squeeze [m], its last move [m], secant stiffness [N/m], last force [N] */
+    double kin_x, kin_dx, kin_k, kin_n_prev;
+    long kin_steps;
     /* bar end points at the end of settling */
     int have_ref;
     double end0[2][3];
@@ -158,6 +161,8 @@ static int pn_build(pfScene *s, pfError *err)
     k->limit_criterion = 1;
     k->quick = 1;
     k->offset_max = NAN;
+    k->kin_k = KIN_K0;
+    k->kin_x = 1e-4; /* ODE's contact surface layer (pfs_ode_begin): no ERP push below it */
     int rc, quick = 1;
     PD("grip", &k->grip, 0.0, 1, 1000.0, 0);
     PD("offset", &k->offset, -OFFSET_MAX, 0, OFFSET_MAX, 0);
@@ -257,6 +262,31 @@ static void bar_ends(const Pinch *k, double out[2][3])
     }
 }
 
+/* Kinematic fingertips: the squeeze x (each fingertip's overlap with the bar face) is a force loop
+ * on the measured normal forces. The normal rows are stiff (the adapter's CFM is a millionth of
+ * the row's mobility: about 1e10 N/m at 1 ms), so the loop divides the force error by the secant
+ * stiffness of its own last move rather than by a fixed gain. */
+static void kinematic_grip(Pinch *k, double dt)
+{
+    double n = 0.5 * (k->normal[0] + k->normal[1]);
+    if (k->kin_steps > 0 && k->kin_dx != 0.0) {
+        double ks = (n - k->kin_n_prev) / k->kin_dx;
+        if (ks > 0.0 && isfinite(ks)) k->kin_k = ks;
+    }
+    double dx = 0.5 * (k->grip - n) / k->kin_k;
+    double lim = KIN_VMAX * dt;
+    dx = dx > lim ? lim : (dx < -lim ? -lim : dx);
+    k->kin_x += dx;
+    k->kin_dx = dx;
+    k->kin_n_prev = n;
+    k->kin_steps++;
+    for (int i = 0; i < 2; ++i) {
+        double side = i == 0 ? 1.0 : -1.0;
+        dBodySetPosition(k->tip[i], k->offset, side * (0.5 * BAR_W + TIP_R - k->kin_x), 0);
+        dBodySetLinearVel(k->tip[i], 0, 0, 0);
+    }
+}
+
 static int pn_step(pfScene *s, double dt, pfError *err)
 {
     Pinch *k = s->impl;
@@ -271,13 +301,7 @@ static int pn_step(pfScene *s, double dt, pfError *err)
     }
     double f = load_factor(k, s->t);
     if (f > 0.0) dBodyAddForce(k->bar, 0, 0, -f * BAR_M * G);
-    if (k->kinematic) {
-        for (int i = 0; i < 2; ++i) {
-            double side = i == 0 ? 1.0 : -1.0, v = KIN_GAIN * (k->grip - k->normal[i]) / dt;
-            v = v > KIN_VMAX ? KIN_VMAX : (v < -KIN_VMAX ? -KIN_VMAX : v);
-            dBodySetLinearVel(k->tip[i], 0, -side * v, 0);
-        }
-    }
+    if (k->kinematic) kinematic_grip(k, dt);
     int rc = pfs_ode_step(s, dt, err);
     if (rc != PF_OK) return rc;
     s->t += dt;
