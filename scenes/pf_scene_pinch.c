@@ -17,8 +17,9 @@
  *   stepper=quick (default, dWorldQuickStep at ODE's 20 iterations) or world (dWorldStep).
  * Cases:
  *   hold:  one grasp, 2 s: 0.5 s settling under the grip, the load, held to t = 2 s. The bar's
- *          slip is the largest displacement of either end of its long axis from its pose at
- *          0.5 s; held = 1 if it stays below slip_tol (default 1e-4 m) up to the end.
+ *          slip is the largest displacement of either end of its long axis, relative to the
+ *          midpoint of the fingertips, from its place at 0.5 s; held = 1 if it stays below
+ *          slip_tol (default 1e-4 m) up to the end.
  *   limit: the largest holding offset, by bisection over `hold` runs with the same keys (the
  *          offset key excepted) and the step's dt, until the bracket is tol (default 1e-3) of
  *          the closed form; the trials run in the scene's first step, the scene has no bodies.
@@ -253,12 +254,16 @@ static double load_factor(const Pinch *k, double t)
     return f < 1.0 ? f : 1.0;
 }
 
+/* The bar's end points relative to the midpoint of the fingertip centres: a drift of the whole
+ * grasp (the fingers on their sliders with the bar) is not slip. */
 static void bar_ends(const Pinch *k, double out[2][3])
 {
+    const dReal *t0 = dBodyGetPosition(k->tip[0]), *t1 = dBodyGetPosition(k->tip[1]);
     for (int i = 0; i < 2; ++i) {
         dVector3 p;
         dBodyGetRelPointPos(k->bar, (i ? 0.5 : -0.5) * BAR_L, 0, 0, p);
-        memcpy(out[i], p, 3 * sizeof(double));
+        for (int j = 0; j < 3; ++j)
+            out[i][j] = p[j] - 0.5 * (t0[j] + t1[j]);
     }
 }
 
