@@ -13,8 +13,11 @@
  *  - the scene's closed form (offset_limit, from the core's Hertz wrench) equals the reference;
  *  - a held grasp: both normal forces are the grip, and the adapter's Hertz radius is P33's;
  *  - the largest holding offset measured with the LIMIT criterion is within 1 % of d* for the
- *    combinations listed in limit_holds (the others are measured and printed, tests/CMakeLists.txt
- *    lists them with their figures);
+ *    combinations listed in test_limit_holds, and the bar holds on a grid of offsets below it;
+ *  - with the CA criterion it is within 1 % of the torsion-only estimate instead (dWorldStep);
+ *  - the tcase `open` asserts the spec where it is not met yet (QuickStep, dWorldStep at 10 N
+ *    ramped at 1 ms, kinematic fingers); ctest leaves it out (tests/CMakeLists.txt lists the
+ *    figures);
  *  - bad keys are refused, naming the key. */
 #include "pf_scene.h"
 
@@ -226,11 +229,99 @@ static double limit_ratio(const char *stepper, const char *load, const char *gri
     return d / L.d_star;
 }
 
-/* The combinations that hold to the spec (see tests/CMakeLists.txt for the others). */
+/* held = 1 at offset f d* (stepper, load, grip, criterion at dt). */
+static int held_at(const char *stepper, const char *load, const char *grip, const char *criterion,
+                   double dt, double f)
+{
+    char off[40];
+    snprintf(off, sizeof off, "%.17g", f * ref_limit(atof(grip)).d_star);
+    pfSceneParam kv[5] = {{"stepper", stepper},
+                          {"load", load},
+                          {"grip", grip},
+                          {"criterion", criterion},
+                          {"offset", off}};
+    return (int)run("hold", PF_ODE_MODE_EXACT, dt, 2.0, kv, 5, "held", NULL, NULL);
+}
+
+/* The combinations that hold to the spec: dWorldStep with the LIMIT criterion, sudden and ramped
+ * loads, 1 and 5 ms, 2, 5 and 10 N, except 10 N ramped at 1 ms (an LCP error drops the bar at
+ * 0.95 d*, tests/CMakeLists.txt). The bisection's answer is within 1 % of d*, and so that it is
+ * not a lucky path through a non-monotonic verdict, the bar also holds at every offset of a grid
+ * up to 0.99 d* and lets go at 1.01 d*. */
 START_TEST(test_limit_holds)
 {
-    ck_assert_double_eq_tol(limit_ratio("world", "ramp", "5", "limit", 1e-3, PF_ODE_MODE_EXACT),
-                            1.0, TOL_LIMIT);
+    static const struct {
+        double dt;
+        const char *load, *grip;
+    } ok[] = {{1e-3, "ramp", "2"},   {1e-3, "ramp", "5"},    {1e-3, "sudden", "2"},
+              {1e-3, "sudden", "5"}, {1e-3, "sudden", "10"}, {5e-3, "ramp", "2"},
+              {5e-3, "ramp", "5"},   {5e-3, "ramp", "10"},   {5e-3, "sudden", "2"},
+              {5e-3, "sudden", "5"}, {5e-3, "sudden", "10"}};
+    static const double grid[] = {0.1, 0.3, 0.5, 0.7, 0.9, 0.99};
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; ++i) {
+        double r =
+            limit_ratio("world", ok[i].load, ok[i].grip, "limit", ok[i].dt, PF_ODE_MODE_EXACT);
+        ck_assert_double_eq_tol(r, 1.0, TOL_LIMIT);
+        for (size_t g = 0; g < sizeof grid / sizeof *grid; ++g)
+            ck_assert_msg(held_at("world", ok[i].load, ok[i].grip, "limit", ok[i].dt, grid[g]),
+                          "dropped at %g d* (%s, N = %s, dt = %g)", grid[g], ok[i].load, ok[i].grip,
+                          ok[i].dt);
+        ck_assert(!held_at("world", ok[i].load, ok[i].grip, "limit", ok[i].dt, 1.0 + TOL_LIMIT));
+    }
+}
+END_TEST
+
+/* The CA criterion, with the rows' separate bounds, holds up to the torsion-only estimate d_CA,
+ * past d* (by 4.6 % at 2 N): it ignores the weight share. dWorldStep, where the adapter meets
+ * the limit; 2 and 5 N. */
+START_TEST(test_ca_holds_to_torsion_only)
+{
+    const char *grips[2] = {"2", "5"};
+    const double dts[2] = {1e-3, 5e-3};
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j) {
+            Limit L = ref_limit(atof(grips[i]));
+            double r = limit_ratio("world", "sudden", grips[i], "ca", dts[j], PF_ODE_MODE_EXACT);
+            ck_assert_double_eq_tol(r * L.d_star / L.d_ca, 1.0, TOL_LIMIT);
+        }
+}
+END_TEST
+
+/* What does not meet the spec yet (tests/CMakeLists.txt lists the figures); run with
+ * CK_RUN_CASE=open build/tests/test_scene_pinch. */
+START_TEST(test_open_quick_limit)
+{
+    const char *grips[3] = {"2", "5", "10"}, *loads[2] = {"ramp", "sudden"};
+    const double dts[2] = {1e-3, 5e-3};
+    int bad = 0;
+    for (int i = 0; i < 3; ++i)
+        for (int l = 0; l < 2; ++l)
+            for (int j = 0; j < 2; ++j) {
+                double r =
+                    limit_ratio("quick", loads[l], grips[i], "limit", dts[j], PF_ODE_MODE_EXACT);
+                bad += fabs(r - 1.0) > TOL_LIMIT;
+            }
+    ck_assert_int_eq(bad, 0);
+}
+END_TEST
+
+START_TEST(test_open_world_10n_ramp)
+{
+    double r = limit_ratio("world", "ramp", "10", "limit", 1e-3, PF_ODE_MODE_EXACT);
+    ck_assert_double_eq_tol(r, 1.0, TOL_LIMIT);
+    ck_assert(held_at("world", "ramp", "10", "limit", 1e-3, 0.95));
+}
+END_TEST
+
+START_TEST(test_open_kinematic_fingers)
+{
+    pfSceneParam kv[3] = {{"fingers", "kinematic"}, {"stepper", "world"}, {"grip", "5"}};
+    double trials;
+    double d = run("limit", PF_ODE_MODE_EXACT, 1e-3, 1e-3, kv, 3, "offset_max", &trials, "trials");
+    printf("pinch limit kinematic fingers world N=5 sudden limit dt=0.001: largest holding offset "
+           "%.6g m = %.4f d*\n",
+           d, d / ref_limit(5.0).d_star);
+    ck_assert_double_eq_tol(d / ref_limit(5.0).d_star, 1.0, TOL_LIMIT);
 }
 END_TEST
 
@@ -261,7 +352,14 @@ int main(void)
     tcase_add_test(tc, test_scene_closed_form_is_reference);
     tcase_add_test(tc, test_hold_grip_and_radius);
     tcase_add_test(tc, test_limit_holds);
+    tcase_add_test(tc, test_ca_holds_to_torsion_only);
     suite_add_tcase(su, tc);
+    TCase *open = tcase_create("open");
+    tcase_set_timeout(open, 600);
+    tcase_add_test(open, test_open_quick_limit);
+    tcase_add_test(open, test_open_world_10n_ramp);
+    tcase_add_test(open, test_open_kinematic_fingers);
+    suite_add_tcase(su, open);
     SRunner *sr = srunner_create(su);
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
