@@ -14,10 +14,13 @@
  *   pushed:       a cube on a cube, the top one pushed along x through its mass centre from
  *                 t = 0.5 s with push * mu_s m g (push = 0.3, 0.9 or 1.2; default 0.9).
  * Every case settles for 0.5 s; from then on the creep of each body is its distance from, and
- * its rotation angle relative to, its pose at 0.5 s (the pushed box is left out of the creep).
+ * its rotation angle relative to, its pose at 0.5 s (the pushed box is left out of the creep;
+ * its own largest displacement is push_travel). Pushed beyond mu_s m g, the two boxes tip over
+ * the lower one's front edge once the top one has slid h (1 - 3 mu_k / 2), 1 cm here: the
+ * creep window closes there, and push_accel is measured before it.
  * What you should see: with patch friction nothing moves (creep below a micrometre) unless
- * pushed beyond mu_s m g; pushed with 1.2 mu_s m g the top box slides off with the acceleration
- * a = (1.2 mu_s - mu_k) g while the bottom box stays put.
+ * pushed beyond mu_s m g; pushed with 1.2 mu_s m g the top box slides with the acceleration
+ * a = (1.2 mu_s - mu_k) g while the bottom box stays put, until after 1 cm the pair tips over.
  * ODE's messages (for example "LCP internal error") are counted while the scene steps. */
 #include "pf_scene_impl.h"
 
@@ -40,9 +43,20 @@ static const char *const keys[] = {"stepper", "mu", "push", "seed", "coupling", 
 #define MASS 1.0
 #define SETTLE 0.5
 #define MAX_BODIES 16
-/* The pushed box's acceleration is measured over its first 2 cm of travel (it is still fully
- * on the lower box, so the closed form applies). */
-#define PUSH_RUN 0.02
+/* A box pushed beyond mu_s m g through its mass centre slides on the lower box, and the pair
+ * tips over the lower box's front edge once the top box has slid
+ *     s_tip = h (1 - 3 mu_k / 2)                                  (h the cube's side)
+ * (moments about that edge on the lower box: friction mu_k m g at height h overturns; its own
+ * weight at h/2 and the top box's normal force, whose centre of pressure lies mu_k h / 2 + s
+ * ahead of the lower box's centre, restore; 1 cm for mu_k = 0.6). Up to s_tip the closed form
+ * holds: the top box slides with a = (push mu_s - mu_k) g and the lower box stays put. So the
+ * creep window closes at s_tip, and the acceleration is the slope of the top box's velocity
+ * between PUSH_A0 s_tip and PUSH_A1 s_tip of travel, where it slides (the breakaway step and
+ * the stick test's one-step lag are behind it). A velocity slope is exact for a constant
+ * acceleration under ODE's semi-implicit Euler step; x = a T^2 / 2 is not (it reads
+ * a (1 + dt / T) plus the threshold's overshoot). */
+#define PUSH_A0 0.2
+#define PUSH_A1 0.8
 
 typedef struct Stack {
     int quick;
@@ -59,7 +73,11 @@ typedef struct Stack {
     double creep, creep_rot, fastest_after_1s, fastest;
     double creep_xy, creep_yaw;       ///< horizontal part of creep [m], rotation about z [rad]
     double push_x0, push_v0, push_t0; ///< pushed body at the start of the push
-    double push_a;                    ///< its mean acceleration over the first PUSH_RUN [m/s^2]
+    double push_travel;      ///< the pushed body's largest distance from its pose at 0.5 s [m]
+    double push_t1, push_v1; ///< time and velocity at PUSH_A0 s_tip of travel (t1 < 0: not yet)
+    double push_a;           ///< its acceleration between PUSH_A0 and PUSH_A1 s_tip [m/s^2]
+    int window_closed;       ///< 1 once a box pushed beyond mu_s m g has travelled s_tip (the pair
+                             ///< then tips), which ends the creep window
 } Stack;
 
 static double urand(unsigned *state)
@@ -96,6 +114,7 @@ static int st_build(pfScene *s, pfError *err)
     k->seed = 1;
     k->pushed = -1;
     k->push_a = NAN;
+    k->push_t1 = -1.0;
     const char *stepper = pfs_param_string(s, "stepper");
     if (stepper) {
         if (!strcmp(stepper, "quick"))
@@ -207,16 +226,31 @@ static int st_step(pfScene *s, double dt, pfError *err)
         }
         k->have_ref = 1;
     }
-    if (k->pushed >= 0 && k->have_ref && isnan(k->push_a)) {
-        double T = s->t - k->push_t0, x = dBodyGetPosition(k->body[k->pushed])[0] - k->push_x0;
-        if (fabs(x) >= PUSH_RUN && T > 0.0) k->push_a = 2.0 * (x - k->push_v0 * T) / (T * T);
+    if (k->pushed >= 0 && k->have_ref) {
+        double x = dBodyGetPosition(k->body[k->pushed])[0] - k->push_x0;
+        double v = dBodyGetLinearVel(k->body[k->pushed])[0];
+        const double s_tip = SIDE * (1.0 - 1.5 * k->mu);
+        if (k->push > 1.0 && s_tip > 0.0) {
+            if (k->push_t1 < 0.0 && fabs(x) >= PUSH_A0 * s_tip) {
+                k->push_t1 = s->t;
+                k->push_v1 = v;
+            }
+            if (isnan(k->push_a) && k->push_t1 >= 0.0 && fabs(x) >= PUSH_A1 * s_tip &&
+                s->t > k->push_t1)
+                k->push_a = (v - k->push_v1) / (s->t - k->push_t1);
+        }
+        if (k->push > 1.0 && fabs(x) >= s_tip) k->window_closed = 1;
+        const dReal *pp = dBodyGetPosition(k->body[k->pushed]);
+        const double *p0 = k->p0[k->pushed];
+        double d = sqrt(pow(pp[0] - p0[0], 2) + pow(pp[1] - p0[1], 2) + pow(pp[2] - p0[2], 2));
+        if (!(d <= k->push_travel)) k->push_travel = d;
     }
     for (int i = 0; i < k->nb; ++i) {
         const dReal *v = dBodyGetLinearVel(k->body[i]);
         double sp = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         if (!(sp <= k->fastest)) k->fastest = sp;
         if (s->t > 1.0 && !(sp <= k->fastest_after_1s)) k->fastest_after_1s = sp;
-        if (!k->have_ref || i == k->pushed) continue;
+        if (!k->have_ref || i == k->pushed || k->window_closed) continue;
         const dReal *p = dBodyGetPosition(k->body[i]), *q = dBodyGetQuaternion(k->body[i]);
         double d = sqrt(pow(p[0] - k->p0[i][0], 2) + pow(p[1] - k->p0[i][1], 2) +
                         pow(p[2] - k->p0[i][2], 2));
@@ -270,7 +304,7 @@ static int st_metrics(const pfScene *s, pfSceneMetric *out, int max)
     pfOdeCounters c = pf_ode_get_counters(s->pf);
     double patches = c.patches > 0 ? (double)c.patches : NAN;
     (void)s;
-    pfSceneMetric m[12] = {
+    const pfSceneMetric m[] = {
         {"creep", k->creep},
         {"creep_rot", k->creep_rot},
         {"creep_xy", k->creep_xy},
@@ -281,11 +315,13 @@ static int st_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"breakaways", (double)c.breakaways},
         {"stick_fraction", (double)c.stick_steps / patches},
         {"point_fallback_fraction", (double)c.point_fallbacks / patches},
+        {"push_travel", k->push_travel},
         {"push_accel", k->push_a},
         {"push_accel_closed_form",
          k->pushed >= 0 && k->push > 1.0 ? (k->push * k->mu - k->mu) * G : 0.0},
     };
-    int n = 12 < max ? 12 : max;
+    const int nm = (int)(sizeof m / sizeof m[0]);
+    int n = nm < max ? nm : max;
     memcpy(out, m, (size_t)n * sizeof *out);
     return n;
 }

@@ -413,8 +413,17 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
 {
     dBodyID b1 = p->step.b1, b2 = p->step.b2;
     const int stock = p->persist.mat.mode == PF_ODE_MODE_STOCK;
+    /* A degenerate patch (an edge, a single point: PF_ODE_STATE_POINT) gets ODE's point friction
+     * on its contacts, mu_s while the pair is at rest and mu_k while it slides. Its bound then
+     * follows this step's normal force inside the solver (dContactApprox1). A friction row of
+     * its own would take mu N from the last step's feedback, and in a wedge (a capsule between a
+     * box and a wall) that lag is a loop: the held friction drives the normal force up, which
+     * raises the next step's bound; in a bin N grew 2.3x per step, from 9 N to 283 N in five
+     * steps, and launched the bodies at 2 m/s. */
+    const int point = !stock && p->persist.state == PF_ODE_STATE_POINT;
     double mu =
         (stock && ctx->cfg.stock_mu_kinetic != 0) ? p->persist.mat.mu_k : p->persist.mat.mu_s;
+    if (point && !p->step.solver_at_rest) mu = p->persist.mat.mu_k;
     /* Tilt anchor of a stuck patch. Inside the contact surface layer ODE corrects no penetration,
      * so a tilt of body 1 about the patch's tangent axes that the solver leaves (QuickStep's
      * unconverged iterations; rocking excited by the load's moment) is never undone, and it
@@ -436,7 +445,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
     }
     /* the bodies' mobility, once for all the pair's rows (their relative CFM, pf_ode_rows.c) */
     pfOdeMobility mb1, mb2;
-    if (!stock) {
+    if (!stock && !point) {
         pf_ode_mobility(b1, &mb1);
         pf_ode_mobility(b2, &mb2);
     }
@@ -444,10 +453,10 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         dContact c;
         memset(&c, 0, sizeof c);
         c.geom = p->step.contacts[i];
-        if (stock) {
+        if (stock || point) {
             c.surface.mode = dContactApprox1;
             c.surface.mu = mu;
-            if (p->persist.mat.stock_spin_rho > 0) {
+            if (stock && p->persist.mat.stock_spin_rho > 0) {
                 /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
                 c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;
                 c.surface.mu2 = mu;

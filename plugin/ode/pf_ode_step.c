@@ -957,7 +957,8 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
             }
         } else {
             if (!stock) pf_ode_create_normal_joints(ctx, p, 0);
-            if (ok) create_rows(ctx, p, &rs);
+            /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
+            if (ok && p->persist.state != PF_ODE_STATE_POINT) create_rows(ctx, p, &rs);
         }
     }
     /* then the explicit (driving) friction components, after every evaluation so that no
@@ -1073,10 +1074,11 @@ int pf_ode_after_step(pfOdeContext *ctx)
         p->persist.n_meas = nsum;
         p->persist.has_n = 1;
         p->step.info.normal_force_measured = nsum;
-        if (p->persist.mat.mode == PF_ODE_MODE_STOCK) {
-            /* Report ODE's own friction like the patch modes do: the contacts' total force on
-             * body 1, tangential part, and its moment about the normal through the centre
-             * (normal forces have none), M_c = T_G + (G - c) x F. */
+        if (p->persist.mat.mode == PF_ODE_MODE_STOCK || p->persist.state == PF_ODE_STATE_POINT) {
+            /* Report ODE's own friction (stock mode, or the point friction of a degenerate
+             * patch) like the patch modes do: the contacts' total force on body 1, tangential
+             * part, and its moment about the normal through the centre (normal forces have
+             * none), M_c = T_G + (G - c) x F. */
             p->step.info.normal_force = nsum;
             const double *G = p->step.pre_G1; /* feedback torques are about the pre-step G */
             const double *c = p->step.info.centre, *x = p->step.info.xaxis;
@@ -1087,6 +1089,7 @@ int pf_ode_after_step(pfOdeContext *ctx)
                 mc[k] += to1[k];
             pfWrench ws = {pf_ode_dot(fo1, x), pf_ode_dot(fo1, y), pf_ode_dot(mc, n)};
             if (isfinite(ws.fx) && isfinite(ws.fy) && isfinite(ws.mz)) p->step.info.wrench = ws;
+            p->persist.has_other = 0;
             p->fresh = 0;
             continue;
         }

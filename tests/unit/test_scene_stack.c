@@ -11,8 +11,11 @@
  *    unconverged normal rows, no larger than stock's;
  *  - a box face resting on a plane or on a box face is a patch (no point fallback in the aligned
  *    tower and the pyramid);
- *  - a box on a box pushed at 0.3 and 0.9 mu_s m g holds under dWorldStep (1 ms) to 1e-6 m; under
- *    QuickStep at 0.3 it moves less than with stock friction. */
+ *  - a box on a box pushed at 0.3 and 0.9 mu_s m g holds under dWorldStep (1 ms) to 1e-6 m, the
+ *    pushed box and the lower one; under QuickStep at 0.3 the lower box moves less than with stock
+ *    friction;
+ *  - pushed at 1.2 mu_s m g under dWorldStep (1 and 5 ms) the top box slides at the closed-form
+ *    acceleration (1e-3 relative). */
 #include "pf_scene.h"
 
 #include <check.h>
@@ -28,6 +31,7 @@
 
 typedef struct Run {
     double creep, creep_rot, creep_yaw, messages, point_fraction, fastest_after_1s;
+    double push_travel, push_accel, push_closed;
 } Run;
 
 static double metric(const pfSceneMetric *m, int n, const char *name)
@@ -55,11 +59,18 @@ static Run run(const char *cs, pfOdeMode mode, const char *stepper, double dt, d
              metric(m, n, "creep_yaw"),
              metric(m, n, "ode_messages"),
              metric(m, n, "point_fallback_fraction"),
-             metric(m, n, "fastest_after_1s")};
+             metric(m, n, "fastest_after_1s"),
+             metric(m, n, "push_travel"),
+             metric(m, n, "push_accel"),
+             metric(m, n, "push_accel_closed_form")};
     printf("stack %-8s %-5s %-5s dt=%g%s%s: creep %.3g m, rotation %.3g rad (about z %.3g), "
            "%g ODE messages, point fallbacks %.3g, fastest after 1 s %.3g m/s\n",
            cs, pf_scene_mode_name(mode), stepper, dt, push ? " push=" : "", push ? push : "",
            r.creep, r.creep_rot, r.creep_yaw, r.messages, r.point_fraction, r.fastest_after_1s);
+    if (push)
+        printf(
+            "      pushed box: largest travel %.3g m, acceleration %.7g m/s^2 (closed form %.7g)\n",
+            r.push_travel, r.push_accel, r.push_closed);
     pf_scene_destroy(s);
     return r;
 }
@@ -110,6 +121,7 @@ START_TEST(test_pushed_holds)
     const char *push[] = {"0.3", "0.9"};
     for (int i = 0; i < 2; ++i) {
         Run w = run("pushed", PF_ODE_MODE_EXACT, "world", 1e-3, T_PUSH, push[i]);
+        ck_assert_double_le(w.push_travel, CREEP_M);
         ck_assert_double_le(w.creep, CREEP_M);
     }
     /* QuickStep at 0.9 mu_s m g is not asserted: in one seed in six of ODE's row order the top
@@ -117,6 +129,24 @@ START_TEST(test_pushed_holds)
     Run q = run("pushed", PF_ODE_MODE_EXACT, "quick", 1e-3, T_PUSH, "0.3");
     Run qs = run("pushed", PF_ODE_MODE_STOCK, "quick", 1e-3, T_PUSH, "0.3");
     ck_assert_double_le(q.creep, qs.creep);
+    ck_assert_double_le(q.push_travel, qs.push_travel);
+}
+END_TEST
+
+/* Pushed with 1.2 mu_s m g the top box slides at a = (1.2 mu_s - mu_k) g while the lower box
+ * stays put, until the pair tips after 1 cm (the scene's header derives where): dWorldStep at
+ * 1 ms and 5 ms, acceleration to 1e-3 relative. The lower box's creep is printed, not asserted:
+ * at 1 ms one step's Dantzig solve gives up ("LCP internal error, s <= 0", a rounding-level
+ * negative w on one of the four coplanar normal rows) and the lower box rocks by 3e-4 m (5 ms:
+ * 1.5e-6 m; docs/architecture.md, what is still open). */
+START_TEST(test_pushed_slides)
+{
+    const double dts[] = {1e-3, 5e-3};
+    for (int i = 0; i < 2; ++i) {
+        Run w = run("pushed", PF_ODE_MODE_EXACT, "world", dts[i], 1.0, "1.2");
+        ck_assert(isfinite(w.push_accel));
+        ck_assert_double_eq_tol(w.push_accel / w.push_closed, 1.0, 1e-3);
+    }
 }
 END_TEST
 
@@ -142,6 +172,7 @@ int main(void)
     tcase_add_test(tc, test_world_rest_holds);
     tcase_add_test(tc, test_quick_rest_no_spin_creep);
     tcase_add_test(tc, test_pushed_holds);
+    tcase_add_test(tc, test_pushed_slides);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_set_fork_status(sr, CK_NOFORK);
