@@ -519,19 +519,18 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         const pfOdeMaterial *m1 = pf_ode_material_of(ctx, g1), *m2 = pf_ode_material_of(ctx, g2);
         if (m1->mode != PF_ODE_MODE_STOCK && m2->mode != PF_ODE_MODE_STOCK) return 0;
     }
-    int swap = 0;
-    if (!b1) {
+    /* Body 1 is the dynamic one: the stick test models body 1's motion under its loads, and a
+     * kinematic body 1 (a finger driven by the user) would leave the patch in slip for good. */
+    if (!b1 || (dBodyIsKinematic(b1) && b2 && !dBodyIsKinematic(b2))) {
         dGeomID tg = g1;
         g1 = g2;
         g2 = tg;
         dBodyID tb = b1;
         b1 = b2;
         b2 = tb;
-        swap = 1;
     }
     dContactGeom cg[PF_ODE_MAX_CONTACTS];
     int n = dCollide(g1, g2, PF_ODE_MAX_CONTACTS, cg, sizeof(dContactGeom));
-    (void)swap;
     if (n <= 0) return 0;
     /* drop contacts with non-finite data: nothing non-finite reaches ODE */
     int m = 0;

@@ -50,6 +50,67 @@ START_TEST(test_push_below_static_does_not_creep)
 }
 END_TEST
 
+/* A box on a kinematic slab, the pair handed to pf_ode_collide slab first: the adapter takes the
+ * dynamic body as body 1 (its stick test models body 1), so a push below mu_s m g is held as on
+ * a static plane. Before, the patch stayed in slip (0 of 1000 steps stuck) and the box crept
+ * 4e-6 m in 1 s. */
+START_TEST(test_kinematic_first_geom_sticks)
+{
+    dInitODE2(0); /* this test builds its world without pf_ode_test_box */
+    pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
+    for (int quick = 0; quick < 2; ++quick) {
+        dWorldID w = dWorldCreate();
+        dWorldSetGravity(w, 0, 0, -PF_ODE_TEST_G);
+        dJointGroupID grp = dJointGroupCreate(0);
+        pfOdeContext *pf = NULL;
+        ck_assert_int_eq(pf_ode_create(w, NULL, &pf, NULL), PF_OK);
+        dBodyID slab = dBodyCreate(w), box = dBodyCreate(w);
+        dBodySetKinematic(slab);
+        dBodySetPosition(slab, 0, 0, -0.05);
+        dGeomID gs = dCreateBox(0, 1.0, 1.0, 0.1), gb = dCreateBox(0, BL, BW, BH);
+        dGeomSetBody(gs, slab);
+        dGeomSetBody(gb, box);
+        dMass mass;
+        dMassSetBoxTotal(&mass, BM, BL, BW, BH);
+        dBodySetMass(box, &mass);
+        dBodySetPosition(box, 0, 0, 0.5 * BH - 1e-6);
+        ck_assert_int_eq(pf_ode_set_material(pf, gs, &m, NULL), PF_OK);
+        ck_assert_int_eq(pf_ode_set_material(pf, gb, &m, NULL), PF_OK);
+        const double dt = 1e-3, F = 0.9 * MU_S * BM * PF_ODE_TEST_G;
+        double x0 = 0.0;
+        long stuck = 0, steps = 0;
+        for (int i = 0; i < 2000; ++i) {
+            if (i == 500) x0 = dBodyGetPosition(box)[0];
+            if (i >= 500) dBodyAddForce(box, F, 0, 0);
+            ck_assert_int_ge(pf_ode_collide(pf, gs, gb, grp), 0);
+            ck_assert_int_eq(pf_ode_before_step(pf, dt), PF_OK);
+            if (quick)
+                dWorldQuickStep(w, dt);
+            else
+                dWorldStep(w, dt);
+            ck_assert_int_eq(pf_ode_after_step(pf), PF_OK);
+            pfOdePatchInfo info;
+            if (i >= 500 && pf_ode_find_patch(pf, gs, gb, &info) == PF_OK) {
+                ++steps;
+                stuck += info.state == PF_ODE_STATE_STICK;
+            }
+            dJointGroupEmpty(grp);
+        }
+        double d = fabs(dBodyGetPosition(box)[0] - x0);
+        printf("kinematic slab first, %s: stuck %ld of %ld steps, moved %.3e m\n",
+               pf_ode_test_stepper_name(quick), stuck, steps, d);
+        ck_assert_int_eq(steps, 1500);
+        ck_assert_int_eq(stuck, steps);
+        ck_assert_double_lt(d, CREEP_TOL);
+        pf_ode_destroy(pf);
+        dGeomDestroy(gs);
+        dGeomDestroy(gb);
+        dJointGroupDestroy(grp);
+        dWorldDestroy(w);
+    }
+}
+END_TEST
+
 START_TEST(test_push_above_static_accelerates)
 {
     pfOdeMaterial m = pf_ode_test_material(MU_S, MU_K);
@@ -284,6 +345,7 @@ static Suite *suite(void)
     TCase *tc = tcase_create("physics");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_push_below_static_does_not_creep);
+    tcase_add_test(tc, test_kinematic_first_geom_sticks);
     tcase_add_test(tc, test_push_above_static_accelerates);
     tcase_add_test(tc, test_breakaway_isotropic);
     tcase_add_test(tc, test_breakaway_stock_spread_figure);
