@@ -155,6 +155,12 @@ double pf_ode_point_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m
 double pf_ode_ang_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *e);
 /// The row's CFM relative to its mobility (pf_ode_rows.c).
 double pf_ode_row_cfm(double mobility, double dt);
+/// One angular motor between the pair's bodies with a row about each world axis axis[k] (unit)
+/// whose bound[k] > 0: bounds +-bound[k] [N m], target relative angular velocity vel[k]
+/// [rad/s], the relative CFM. Returns the joint, or 0 when no bound is positive.
+dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeMobility *mb1,
+                             const pfOdeMobility *mb2, const double (*axis)[3], const double *bound,
+                             const double *vel, int n);
 
 /* pf_ode_solver.c: the in-solver coupling (a no-op build without the patched ODE) */
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2);

@@ -309,16 +309,21 @@ static int try_cylinder(pfOdePair *p, dGeomID g, double side, const double *c0)
         ec[j] = pos[j] - side * sgn * 0.5 * l * az[j];
     double c[3];
     project_to_plane(ec, c0, p->step.n, c);
-    /* the contact points must lie on the rim (not an edge contact of a tilted cylinder) */
+    /* the contact points must lie on the rim (not an edge contact of a tilted cylinder, nor a
+     * smaller body resting somewhere on the end face) and span it: their hull at least r^2 / 2
+     * (the four rim points of ODE's cylinder-plane contact span 2 r^2, any three of them r^2) */
     for (int i = 0; i < p->step.ncontacts; ++i) {
         double dd[3] = {p->step.contacts[i].pos[0] - c[0], p->step.contacts[i].pos[1] - c[1],
                         p->step.contacts[i].pos[2] - c[2]};
         double t = pf_ode_dot(dd, p->step.n);
         double rr = sqrt(fmax(pf_ode_dot(dd, dd) - t * t, 0.0));
-        if (rr > 1.05 * r) return 0;
+        if (rr > 1.05 * r || rr < 0.9 * r) return 0;
     }
-    memcpy(p->step.c, c, sizeof c);
     frame_from_normal(p);
+    double xy[2 * PF_ODE_MAX_CONTACTS];
+    int nv = 0;
+    if (!(fabs(contact_hull(p, c, p->step.x, p->step.y, xy, &nv)) >= 0.5 * r * r)) return 0;
+    memcpy(p->step.c, c, sizeof c);
     p->step.def = pf_default_patch_def();
     p->step.def.shape = PF_PATCH_DISK;
     p->step.def.radius = r;

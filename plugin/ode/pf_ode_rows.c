@@ -101,3 +101,75 @@ double pf_ode_row_cfm(double mobility, double dt)
     double c = PF_ODE_ROW_EPS * dt * mobility;
     return isfinite(c) && c > 0.0 ? c : 0.0;
 }
+
+/* Largest mobility J M^-1 J^T of an angular row the adapter hands to ODE [1/(kg m^2)]; an angular
+ * row beyond it is applied explicitly (see pf_ode_angular_rows). ODE's Dantzig solver
+ * (dWorldStep) removes a row from its LDL^T factor (dxLDLTRemove) by a rank-2 update that puts a
+ * unit diagonal in the row's place; the update's terms are of the size of the row's A_ii^2, so the
+ * unit is lost to rounding once A_ii approaches 1/sqrt(DBL_EPSILON) = 6.7e7, and the factor gets a
+ * zero or negative pivot: the assertion d[i] != 0 in dxLDLTRemove, or "LCP internal error,
+ * s <= 0". CFM does not help (it only adds to A_ii). A point row's mobility is about 1/m, so
+ * ODE's own contact rows stay below 1e7 for any mass above 1e-7 kg; an angular row's is
+ * 1 / (m rho^2), rho the body's radius of gyration, which reaches 1e14 for a 1e-6 kg body of
+ * 1e-4 m. Dumped from the failing scenes of the adapter fuzz harness, the Dantzig problems abort
+ * with rows of 2e8 and more, and solve once those rows alone are rescaled to 1e8 or less. 1e7
+ * leaves a factor 10 (100 in the rounding of the unit) and keeps the rows of every body with m
+ * rho^2 > 1e-7 kg m^2 (a 10 g box of 1 cm side, the 8 g sliding block) implicit. */
+#define PF_ODE_ANG_ROW_MAX_MOBILITY 1e7
+
+/* ODE's contact joint has no CFM for its rolling rows (rho, rho2, rhoN: contact.cpp sets none),
+ * so they would take the world's absolute CFM; an angular motor has one per axis. A row whose
+ * mobility exceeds PF_ODE_ANG_ROW_MAX_MOBILITY is not handed to ODE: body 1 gets the moment that
+ * brings the row to its target within the step, u + dt A tau = vel, clamped to the bound (the
+ * implicit answer of the row alone, which is the whole answer while A dominates the coupling to
+ * the pair's other rows), and body 2 its opposite, through the pair's explicit moment drive_t. */
+dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeMobility *mb1,
+                             const pfOdeMobility *mb2, const double (*axis)[3], const double *bound,
+                             const double *vel, int n)
+{
+    double wrel[3] = {0, 0, 0};
+    const dReal *w1 = dBodyGetAngularVel(p->step.b1);
+    for (int k = 0; k < 3; ++k)
+        wrel[k] = w1[k];
+    if (p->step.b2) {
+        const dReal *w2 = dBodyGetAngularVel(p->step.b2);
+        for (int k = 0; k < 3; ++k)
+            wrel[k] -= w2[k];
+    }
+    double mob[3];
+    int rows = 0;
+    for (int k = 0; k < n; ++k) {
+        mob[k] = pf_ode_ang_row_mobility(mb1, mb2, axis[k]);
+        if (!(bound[k] > 0.0)) continue;
+        if (mob[k] <= PF_ODE_ANG_ROW_MAX_MOBILITY) {
+            ++rows;
+            continue;
+        }
+        double tau = -(pf_ode_dot(wrel, axis[k]) - vel[k]) / (p->step.dt * mob[k]);
+        tau = tau > bound[k] ? bound[k] : (tau < -bound[k] ? -bound[k] : tau);
+        if (!isfinite(tau) || tau == 0.0) continue;
+        if (!p->step.has_drive) {
+            memset(p->step.drive_f, 0, sizeof p->step.drive_f);
+            memset(p->step.drive_t, 0, sizeof p->step.drive_t);
+            p->step.has_drive = 1;
+        }
+        for (int i = 0; i < 3; ++i)
+            p->step.drive_t[i] += tau * axis[k][i];
+    }
+    if (rows == 0) return 0;
+    dJointID j = dJointCreateAMotor(ctx->world, p->step.group);
+    dJointAttach(j, p->step.b1, p->step.b2);
+    dJointSetAMotorMode(j, dAMotorUser);
+    dJointSetAMotorNumAxes(j, rows);
+    for (int k = 0, r = 0; k < n; ++k) {
+        if (!(bound[k] > 0.0) || mob[k] > PF_ODE_ANG_ROW_MAX_MOBILITY) continue;
+        const double *e = axis[k];
+        const int group = r * dParamGroup;
+        dJointSetAMotorAxis(j, r, 0, e[0], e[1], e[2]); /* rel 0: a world axis */
+        dJointSetAMotorParam(j, dParamFMax + group, bound[k]);
+        dJointSetAMotorParam(j, dParamVel + group, vel[k]);
+        dJointSetAMotorParam(j, dParamCFM + group, pf_ode_row_cfm(mob[k], p->step.dt));
+        ++r;
+    }
+    return j;
+}

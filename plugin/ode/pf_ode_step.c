@@ -875,18 +875,9 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         cj.surface.mode |= dContactSoftCFM;
         cj.surface.soft_cfm = ncfm;
     }
-    double spin_row = rs->spin_motor ? 0.0 : rs->bspin;
-    if (spin_row > 0.0 || rs->broll1 > 0.0 || rs->broll2 > 0.0) {
-        /* negative rho values are clamped to 0 and not counted by getInfo1 (contact.cpp), so
-         * only the rows with a positive bound exist */
-        cj.surface.mode |= dContactRolling;
-        cj.surface.rho = rs->broll1 > 0.0 ? rs->broll1 : -1.0;
-        cj.surface.rho2 = rs->broll2 > 0.0 ? rs->broll2 : -1.0;
-        cj.surface.rhoN = spin_row > 0.0 ? spin_row : -1.0;
-    }
     p->step.has_fric = 0;
     p->step.has_spin = 0;
-    if (cj.surface.mu > 0.0 || cj.surface.mu2 > 0.0 || (cj.surface.mode & dContactRolling)) {
+    if (cj.surface.mu > 0.0 || cj.surface.mu2 > 0.0) {
         dJointID j = dJointCreateContact(ctx->world, p->step.group, &cj);
         dJointAttach(j, p->step.b1, p->step.b2);
         memset(&p->step.fb_fric, 0, sizeof p->step.fb_fric);
@@ -894,17 +885,15 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         dJointSetData(j, ctx);
         p->step.has_fric = 1;
     }
-    if (rs->spin_motor && rs->bspin > 0.0) {
-        dJointID j = dJointCreateAMotor(ctx->world, p->step.group);
-        dJointAttach(j, p->step.b1, p->step.b2);
-        dJointSetAMotorMode(j, dAMotorUser);
-        dJointSetAMotorNumAxes(j, 1);
-        dJointSetAMotorAxis(j, 0, 0, p->step.n[0], p->step.n[1], p->step.n[2]);
-        dJointSetAMotorParam(j, dParamFMax, rs->bspin);
-        dJointSetAMotorParam(j, dParamVel, rs->spin_vel);
-        dJointSetAMotorParam(
-            j, dParamCFM,
-            pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->step.n), p->step.dt));
+    /* the angular rows in one angular motor (pf_ode_angular_rows): the spin motor while stuck,
+     * the spin row (target 0) while sliding, the rolling rows (P18) */
+    const double axis[3][3] = {{p->step.n[0], p->step.n[1], p->step.n[2]},
+                               {rs->t1[0], rs->t1[1], rs->t1[2]},
+                               {rs->t2[0], rs->t2[1], rs->t2[2]}};
+    const double bound[3] = {rs->bspin, rs->broll1, rs->broll2};
+    const double vel[3] = {rs->spin_motor ? rs->spin_vel : 0.0, 0.0, 0.0};
+    dJointID j = pf_ode_angular_rows(ctx, p, &mb1, &mb2, axis, bound, vel, 3);
+    if (j) {
         memset(&p->step.fb_spin, 0, sizeof p->step.fb_spin);
         dJointSetFeedback(j, &p->step.fb_spin);
         dJointSetData(j, ctx);
