@@ -37,6 +37,9 @@
  *
  * Usage: pf-adapter-fuzz [--seeds A-B | --seed N] [--steps N] [--time-limit S] [--verbose]
  *                        [--replay] [--inline stock|patch] [--inject KIND]
+ *                        [--coupling auto|adapter|solver]
+ * --coupling sets pfOdeConfig.coupling of the patch run (default auto: the in-solver coupling on
+ * an ODE with the patch series, else the adapter's rows).
  * --replay lists the scene body by body and the two runs in full; --inline runs one of the two in
  * this process (no fork, no handlers: for a debugger). --inject KIND tests the harness itself: the
  * patch run of every scene fails on purpose with KIND (nan, abort, crash, sanitizer - ASan builds
@@ -496,6 +499,9 @@ static void set_material(FzWorld *w, dGeomID g, const pfOdeMaterial *m, int stoc
     }
 }
 
+/* --coupling: where the patch run couples friction to the normal force */
+static pfOdeCoupling fz_coupling = PF_ODE_COUPLING_AUTO;
+
 static void world_build(const FzScene *sc, int stock, FzWorld *w)
 {
     memset(w, 0, sizeof *w);
@@ -504,7 +510,9 @@ static void world_build(const FzScene *sc, int stock, FzWorld *w)
     w->space = dHashSpaceCreate(0);
     w->group = dJointGroupCreate(0);
     pfError err;
-    if (pf_ode_create(w->world, NULL, &w->pf, &err) != PF_OK) {
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = fz_coupling;
+    if (pf_ode_create(w->world, &cfg, &w->pf, &err) != PF_OK) {
         child_report->kind = FZ_STATUS;
         snprintf(child_report->status_text, FZ_TEXT, "pf_ode_create: %.150s", err.message);
         return;
@@ -742,7 +750,8 @@ static void run_describe(const FzRun *r, char *buf, size_t n)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: pf-adapter-fuzz [--seeds A-B | --seed N] [--steps N] [--time-limit S] "
-               "[--verbose] [--replay] [--inline stock|patch] [--inject KIND]\n");
+               "[--verbose] [--replay] [--inline stock|patch] [--inject KIND] "
+               "[--coupling auto|adapter|solver]\n");
 }
 
 int main(int argc, char **argv)
@@ -791,6 +800,19 @@ int main(int argc, char **argv)
             inline_run = !strcmp(v, "stock") ? 1 : (!strcmp(v, "patch") ? 0 : -2);
             if (inline_run == -2) {
                 usage(stderr);
+                return 2;
+            }
+            ++i;
+        } else if (!strcmp(a, "--coupling") && v) {
+            if (!strcmp(v, "auto"))
+                fz_coupling = PF_ODE_COUPLING_AUTO;
+            else if (!strcmp(v, "adapter"))
+                fz_coupling = PF_ODE_COUPLING_ADAPTER;
+            else if (!strcmp(v, "solver"))
+                fz_coupling = PF_ODE_COUPLING_SOLVER;
+            else {
+                fprintf(stderr,
+                        "pf-adapter-fuzz: --coupling %s: expected auto, adapter or solver\n", v);
                 return 2;
             }
             ++i;
