@@ -32,9 +32,10 @@
  * What you should see: with patch friction the bar hangs still between the fingertips for every
  * offset below offset_limit and swings down about the grasp (and falls) above it; with stock
  * friction (point contacts, no torsion) it swings down at any offset. Measured today (figures in
- * tests/CMakeLists.txt): so it does under dWorldStep with the LIMIT criterion; under QuickStep the
- * bar lets go at about half of offset_limit, and kinematic fingertips hold 0.52 / 0.86 / 0.99 of it
- * (2 / 5 / 10 N) on Debian's ODE.
+ * tests/CMakeLists.txt): so it does under dWorldStep with the LIMIT criterion, and under QuickStep
+ * at 1 ms and 2 N; under QuickStep at 5 and 10 N (0.98 and 0.46-0.49 of offset_limit at 1 ms) and
+ * at 5 ms the stuck fingertips creep and the bar turns about the grasp below offset_limit, and
+ * kinematic fingertips hold 0.52 / 0.86 / 0.99 of it (2 / 5 / 10 N) on Debian's ODE.
  * ODE's messages (for example "LCP internal error") are counted while the scene steps. */
 #include "pf_scene_impl.h"
 

@@ -40,6 +40,15 @@ typedef struct pfOdePairPersist {
     double nrm1[3], nrm2[3];          ///< stick anchor: patch z in body-1 / body-2 (or world) frame
     double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads
     int has_other;
+    /* a held group (pf_ode_step.c, group_test): the patches holding one body together */
+    int has_hold;         ///< hold_f / hold_m were measured: the patch was held by its stick rows
+    double hold_f[3];     ///< the stick rows' force on body 1 in the last step (world) [N]
+    double hold_m[3];     ///< and their moment about the patch centre (world) [N m]
+    int has_group;        ///< the patch was a member of a held group in the last step
+    double group_side;    ///< +1: the group's body is body 1, -1: body 2
+    double group_frac;    ///< this patch's share of the group's load, mu_s N / sum mu_s N
+    double group_f[3];    ///< the other members' friction force on the group's body (world) [N]
+    double group_m[3];    ///< and its moment about this patch's centre (world) [N m]
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
 } pfOdePairPersist;
 

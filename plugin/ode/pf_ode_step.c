@@ -23,6 +23,7 @@
 #include "pf_ode_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 /* Target normal velocity of the friction joint's own normal row [m/s]: an approach speed no
@@ -298,6 +299,56 @@ static int stoppable(int dyn1, int dyn2, const dMass *m1, const dMass *m2, pfTwi
  * speed: the anchor's own correction drives it at up to stick_velocity_tol, and a patch the
  * solver left unloaded (N ~ 0) could otherwise stop nothing. */
 #define PF_ODE_HELD_SPEED 2.0
+
+/* The stick test of a held patch of a group (docs/architecture.md, "Stick and slip in multi-body
+ * scenes"): a body held at rest by several stuck patches against holders that do not move (the
+ * bar between two fingertips, a body on its feet) with parallel tangent planes. The per-patch
+ * loads test charges each patch with the body's loads minus the other patches' friction of the
+ * last step, in whatever split the solver picked: a load that changes within a step falls whole
+ * on every patch of the group, and QuickStep's unconverged split is noise. What one patch carries
+ * is statically indeterminate; what the group carries is not: at rest, the body's own loads
+ * (the group's friction taken out, group_share). The group holds if its friction can be split so
+ * that each share lies in its patch's limit set (the load lies in the Minkowski sum of the limit
+ * sets); this test takes the split in proportion to the capacities mu_s N_i, which exhibits one
+ * (sufficient), and is exact for equal patches placed symmetrically (the pinch, P41: both patches
+ * carry (m g / 2)(1, d)). The patch's share, as its holding wrench on body 1, goes to the
+ * criterion's test (CA P31, or the limit set P32) at the capacity N. Loads: bl_f / bl_t, the
+ * group's body's loads (force, torque about its mass centre G) as gather read them. Returns the
+ * core's status. */
+static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, const double *bl_f,
+                      const double *bl_t, double mu_s, double N, int limit, pfStickResult *res)
+{
+    const double *c = p->step.c, *x = p->step.x, *y = p->step.y, *n = p->step.n;
+    const dReal *gp = dBodyGetPosition(b);
+    double gc[3] = {gp[0] - c[0], gp[1] - c[1], gp[2] - c[2]}, m[3], w[3], wm[3];
+    pf_ode_cross(gc, bl_f, m);
+    /* the body's loads without the group's friction, about c; the group must supply minus that,
+     * this patch its share, on body 1 */
+    const double s = -p->persist.group_side * p->persist.group_frac;
+    for (int k = 0; k < 3; ++k) {
+        w[k] = s * (bl_f[k] - p->persist.group_f[k]);
+        wm[k] = s * (bl_t[k] + m[k] - p->persist.group_m[k]);
+    }
+    const double hold[3] = {pf_ode_dot(w, x), pf_ode_dot(w, y), pf_ode_dot(wm, n)};
+    if (!pf_ode_finite3(hold)) return PF_ERR_RANGE;
+    /* the share as the generalised test's input (P31 / P32): the holder does not move, so A is
+     * the held body's block alone and the frictionless acceleration the share would stop is
+     * a_free = -A w*; the CA test then sees the share's incipient twist, the limit test its
+     * wrench */
+    pfOdeBodyModel bm;
+    const double zero[3] = {0, 0, 0};
+    double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
+    pf_ode_body_model(ctx, p, b, &bm);
+    pf_ode_model_patch_block(&bm, p, zero, zero, 1.0, A, af, araw);
+    for (int i = 0; i < 3; ++i)
+        af[i] = araw[i] = -(A[3 * i] * hold[0] + A[3 * i + 1] * hold[1] + A[3 * i + 2] * hold[2]);
+    pfWrench reac[3];
+    int nreac = 0;
+    pf_ode_regularise_block(A, af, araw, p->step.rho_g, reac, &nreac);
+    pfTwist a_free = {af[0], af[1], af[2]};
+    pfGeneralStickInput in = {&p->step.def, mu_s, N, A, a_free, reac, limit ? nreac : 0};
+    return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
+}
 
 /* ---- evaluate: one patch's step, in phases ----------------------------------------------------
  *
@@ -614,6 +665,16 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
             st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_s, NULL, limit, &res);
             /* a sliding patch whose loads break it at once is reversing: it keeps sliding */
             tested = st == PF_OK && res.sticks;
+        }
+    }
+    if (tested && held && p->persist.has_group && !ctx->solver) {
+        /* a member of a held group: the group's share replaces the per-patch loads */
+        const int side1 = p->persist.group_side > 0.0;
+        pfStickResult gres;
+        if (group_test(ctx, p, side1 ? p->step.b1 : p->step.b2, side1 ? f1 : f2, side1 ? t1v : t2v,
+                       mu_s, Nh, limit, &gres) == PF_OK) {
+            res = gres;
+            st = PF_OK;
         }
     }
     if (tested && st == PF_OK && !res.sticks && held &&
@@ -1022,6 +1083,90 @@ static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
     }
 }
 
+/* The pair whose angular rows a joint of the adapter is (pf_ode_angular_rows gives them the
+ * pair's fb_spin), or NULL. */
+static pfOdePair *angular_rows_owner(const pfOdeContext *ctx, dJointID j)
+{
+    if (dJointGetData(j) != (void *)ctx || dJointGetType(j) != dJointTypeAMotor) return NULL;
+    dJointFeedback *fb = dJointGetFeedback(j);
+    if (!fb) return NULL;
+    return (pfOdePair *)((char *)fb - offsetof(pfOdePair, step) - offsetof(pfOdePairStep, fb_spin));
+}
+
+/* Normals closer than this to parallel (|n_p . n_q|) put two held patches of a body in one
+ * group: their tangent planes are parallel, so a share of the group's friction wrench is again a
+ * friction wrench of each (its normal force is zero). */
+#define PF_ODE_GROUP_PARALLEL 0.9999
+/* A holder moves less than this fraction of the held body under the same friction wrench. */
+#define PF_ODE_GROUP_IMMOBILE 1e-6
+
+/* 1 if the patch's body `other` does not move under the patch's friction (static, kinematic, or
+ * held by its joints to the world, like a fingertip on a slider along the normal): the trace of
+ * its share of the Delassus block is below PF_ODE_GROUP_IMMOBILE of the held body's; and the
+ * held body has no joint to the world. */
+static int holder_immobile(const pfOdeContext *ctx, const pfOdePair *p, dBodyID held, dBodyID other)
+{
+    if (!is_dynamic(other)) return 1;
+    pfOdeBodyModel bh, bo;
+    const double zero[3] = {0, 0, 0};
+    double Ah[9] = {0}, Ao[9] = {0}, a[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
+    pf_ode_body_model(ctx, p, held, &bh);
+    pf_ode_body_model(ctx, p, other, &bo);
+    /* the held body must have no joint to the world either: the group carries all its loads */
+    if (bo.unknown || bh.unknown || bh.world_rows > 0) return 0;
+    pf_ode_model_patch_block(&bh, p, zero, zero, 1.0, Ah, a, araw);
+    pf_ode_model_patch_block(&bo, p, zero, zero, 1.0, Ao, a, araw);
+    const double rr = p->step.rho_g * p->step.rho_g; /* the spin in the metric of P32 */
+    double th = Ah[0] + Ah[4] + rr * Ah[8], to = Ao[0] + Ao[4] + rr * Ao[8];
+    return th > 0.0 && to <= PF_ODE_GROUP_IMMOBILE * th;
+}
+
+/* A held patch's group (group_test), as the step just taken left it: the body b it holds
+ * against a holder that does not move, the other held patches on b with parallel normals whose
+ * holders do not move either, their measured friction on b (taken out of b's loads at the next
+ * step) and this patch's fraction mu_s N / sum mu_s N of the capacity. Sets p->persist.has_group
+ * and the group_* fields. */
+static void group_share(const pfOdeContext *ctx, pfOdePair *p)
+{
+    p->persist.has_group = 0;
+    const double *c = p->step.c, *n = p->step.n;
+    dBodyID b = 0;
+    double sp = 1.0;
+    if (is_dynamic(p->step.b1) && holder_immobile(ctx, p, p->step.b1, p->step.b2)) {
+        b = p->step.b1;
+    } else if (is_dynamic(p->step.b2) && holder_immobile(ctx, p, p->step.b2, p->step.b1)) {
+        b = p->step.b2;
+        sp = -1.0;
+    }
+    if (!b) return;
+    double tf[3] = {0, 0, 0}, tm[3] = {0, 0, 0}, cap = p->persist.mat.mu_s * p->persist.n_meas;
+    double total = cap;
+    int members = 1;
+    for (int i = 0, nj = dBodyGetNumJoints(b); i < nj; ++i) {
+        const pfOdePair *q = angular_rows_owner(ctx, dBodyGetJoint(b, i));
+        if (!q || q == p || !q->persist.has_hold ||
+            fabs(pf_ode_dot(q->step.n, n)) < PF_ODE_GROUP_PARALLEL)
+            continue;
+        const double sq = q->step.b1 == b ? 1.0 : -1.0;
+        if (!holder_immobile(ctx, q, b, sq > 0.0 ? q->step.b2 : q->step.b1)) continue;
+        /* q's friction on b about p's centre: M_c = M_cq + (c_q - c) x F */
+        double r[3] = {q->step.c[0] - c[0], q->step.c[1] - c[1], q->step.c[2] - c[2]}, m[3];
+        pf_ode_cross(r, q->persist.hold_f, m);
+        for (int k = 0; k < 3; ++k) {
+            tf[k] += sq * q->persist.hold_f[k];
+            tm[k] += sq * (q->persist.hold_m[k] + m[k]);
+        }
+        total += q->persist.mat.mu_s * q->persist.n_meas;
+        members++;
+    }
+    if (members < 2 || !(total > 0.0) || !pf_ode_finite3(tf) || !pf_ode_finite3(tm)) return;
+    memcpy(p->persist.group_f, tf, sizeof tf);
+    memcpy(p->persist.group_m, tm, sizeof tm);
+    p->persist.group_side = sp;
+    p->persist.group_frac = cap / total;
+    p->persist.has_group = 1;
+}
+
 int pf_ode_after_step(pfOdeContext *ctx)
 {
     if (!ctx) return PF_ERR_NULL;
@@ -1145,6 +1290,14 @@ int pf_ode_after_step(pfOdeContext *ctx)
         p->step.info.wrench.fx = pf_ode_dot(F, p->step.x);
         p->step.info.wrench.fy = pf_ode_dot(F, p->step.y);
         p->step.info.wrench.mz = pf_ode_dot(mc, p->step.n);
+        /* the stick rows' wrench and whether the bodies carry other patches, for the next
+         * step's hold test */
+        p->persist.has_hold = p->persist.state == PF_ODE_STATE_STICK && !p->step.solver_joint &&
+                              pf_ode_finite3(F) && pf_ode_finite3(mc);
+        if (p->persist.has_hold) {
+            memcpy(p->persist.hold_f, F, sizeof p->persist.hold_f);
+            memcpy(p->persist.hold_m, mc, sizeof p->persist.hold_m);
+        }
 
         /* other constraints' loads on the two bodies for the next step's stick test */
         p->persist.has_other = 0;
@@ -1159,6 +1312,12 @@ int pf_ode_after_step(pfOdeContext *ctx)
             p->persist.has_other = 1;
         }
         p->fresh = 0;
+    }
+    /* then, with every held patch's wrench measured, the group splits */
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        p->persist.has_group = 0;
+        if (p->persist.has_hold) group_share(ctx, p);
     }
     return PF_OK;
 }
