@@ -100,6 +100,8 @@ struct pfOdeContext {
     dWorldID world;
     pfOdeConfig cfg;
     int solver; ///< 1: patches are coupled inside the solver (patched ODE, coupling AUTO/SOLVER)
+    int lcp_zero_step; ///< 1: dWorldStep's Dantzig takes degenerate zero steps
+                       ///< (ODE_EXT_lcp_zero_step)
     dJointGroupID near_group;
     unsigned long frame;
 
