@@ -78,6 +78,8 @@ typedef struct pfOdePairStep {
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):
     double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
+    double model_A[9];       ///< the patch's Delassus block given the world joints (the adapter's
+                             ///< model), the metric of the stick test of the solver's lambda*
 } pfOdePairStep;
 
 /// One geom pair in the pool (a chunk that never moves, so the dJointFeedback structs of its
