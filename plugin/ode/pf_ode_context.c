@@ -446,6 +446,7 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     }
     ctx->world = world;
     ctx->cfg = c;
+    ctx->lcp_zero_step = dCheckConfiguration("ODE_EXT_lcp_zero_step") ? 1 : 0;
     ctx->solver = c.coupling == PF_ODE_COUPLING_SOLVER ||
                   (c.coupling == PF_ODE_COUPLING_AUTO && pf_ode_solver_coupling_available());
     ctx->default_mat = pf_ode_default_material();

@@ -87,6 +87,8 @@ typedef struct pfOdePairStep {
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):
     double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
+    double model_A[9];       ///< the patch's Delassus block given the world joints (the adapter's
+                             ///< model), the metric of the stick test of the solver's lambda*
 } pfOdePairStep;
 
 /// One geom pair in the pool (a chunk that never moves, so the dJointFeedback structs of its
@@ -109,6 +111,8 @@ struct pfOdeContext {
     dWorldID world;
     pfOdeConfig cfg;
     int solver; ///< 1: patches are coupled inside the solver (patched ODE, coupling AUTO/SOLVER)
+    int lcp_zero_step; ///< 1: dWorldStep's Dantzig takes degenerate zero steps
+                       ///< (ODE_EXT_lcp_zero_step)
     dJointGroupID near_group;
     unsigned long frame;
 

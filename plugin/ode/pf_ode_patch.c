@@ -133,6 +133,7 @@ static void project_to_plane(const double *pt, const double *o, const double *n,
  * centre (world), its half extents and in-plane axes (long side first). 0 if no face is flat. */
 typedef struct boxface {
     double c[3];       /* face centre, world */
+    double nf[3];      /* its outward normal, world */
     double u[3], v[3]; /* in-plane unit axes (u along the longer side), projected on the plane */
     double hu, hv;     /* half lengths along u, v [m] */
 } boxface;
@@ -157,8 +158,10 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
     if (best < PF_ODE_FACE_COS) return 0;
     double ak[3] = {R[0 + k], R[4 + k], R[8 + k]};
     double sgn = pf_ode_dot(ak, p->step.n) > 0 ? 1.0 : -1.0;
-    for (int j = 0; j < 3; ++j)
+    for (int j = 0; j < 3; ++j) {
         f->c[j] = pos[j] - side * sgn * 0.5 * len[k] * ak[j];
+        f->nf[j] = -side * sgn * ak[j];
+    }
     int i1 = (k + 1) % 3, i2 = (k + 2) % 3;
     if (len[i2] > len[i1]) {
         int t = i1;
@@ -215,6 +218,89 @@ static int clip_half_plane(double *poly, int n, double a, double b, double d)
     return m;
 }
 
+/* A patch vertex closer than this fraction of the patch's extent to one of ODE's contact points
+ * (in the contact plane) is taken as supported by it (face_contacts). */
+#define PF_ODE_VERTEX_COVER 0.01
+
+/* Where the line P + t n meets the plane through fc with normal nf: t. */
+static double plane_along(const double *P, const double *n, const double *fc, const double *nf)
+{
+    double d[3] = {fc[0] - P[0], fc[1] - P[1], fc[2] - P[2]};
+    return pf_ode_dot(d, nf) / pf_ode_dot(n, nf);
+}
+
+/* The support of a face resting on a face: ODE's contact points, and one more contact at each
+ * vertex (x, y about P0 along ax, ay) of the patch polygon that none of them covers, on body 1's
+ * face (through c1, outward normal nf1), with depth the two faces' signed penetration along n
+ * (body 2's face through c2, nf2): negative where they are apart.
+ * Why: ODE returns a contact only where the faces already interpenetrate (and for faces turned
+ * against each other by a few degrees its set flickers with micro-radians of tilt: 8, 3, 1
+ * points), so an edge that comes down in a rocking stack first sinks in and is then pushed out
+ * by the ERP correction (ERP depth / dt): a bounce. The bounces kept a tower of boxes placed
+ * with small offsets rocking for good (with ERP = 0 it came to rest). A vertex that is apart
+ * gets a row that lets it approach by its gap within the step (pf_ode_normal_contacts), so it
+ * lands without sinking in. all = 0 adds only those: a vertex that interpenetrates and that ODE
+ * left out (its box-box points flicker at 5 ms) is a row coplanar with ODE's, and Debian's
+ * Dantzig gives up on such sets now and then ("LCP internal error", every force of the step
+ * zero: a resting two-box stack got one, the offset tower four and 1 mm of creep at 5 ms); with
+ * patches/0004 (ODE_EXT_lcp_zero_step) it takes them, and the tower rests to 1e-12 m at 5 ms
+ * instead of 7e-7 m. */
+static void face_contacts(pfOdePair *p, int all, const double *P0, const double *ax,
+                          const double *ay, const double *xy, int nv, const double *c1,
+                          const double *nf1, const double *c2, const double *nf2)
+{
+    const double *n = p->step.n;
+    if (fabs(pf_ode_dot(n, nf1)) < PF_ODE_FACE_COS || fabs(pf_ode_dot(n, nf2)) < PF_ODE_FACE_COS)
+        return;
+    /* a vertex is covered by a contact of ODE's within this distance in the contact plane */
+    double ext2 = 0.0;
+    for (int i = 0; i < nv; ++i)
+        ext2 = fmax(ext2, xy[2 * i] * xy[2 * i] + xy[2 * i + 1] * xy[2 * i + 1]);
+    const double cover = PF_ODE_VERTEX_COVER * sqrt(ext2);
+    const int n_ode = p->step.ncontacts; /* ODE's own points */
+    const dContactGeom proto = p->step.contacts[0];
+    for (int i = 0; i < nv && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i) {
+        double P[3];
+        for (int k = 0; k < 3; ++k)
+            P[k] = P0[k] + xy[2 * i] * ax[k] + xy[2 * i + 1] * ay[k];
+        int covered = 0;
+        for (int j = 0; j < n_ode && !covered; ++j) {
+            double d[3] = {p->step.contacts[j].pos[0] - P[0], p->step.contacts[j].pos[1] - P[1],
+                           p->step.contacts[j].pos[2] - P[2]};
+            double t = pf_ode_dot(d, n);
+            covered = pf_ode_dot(d, d) - t * t <= cover * cover;
+        }
+        if (covered) continue;
+        double t1 = plane_along(P, n, c1, nf1), t2 = plane_along(P, n, c2, nf2);
+        if (!all && !(t2 - t1 < 0.0)) continue;
+        dContactGeom g = proto;
+        for (int k = 0; k < 3; ++k) {
+            g.pos[k] = P[k] + t1 * n[k];
+            g.normal[k] = n[k];
+        }
+        g.depth = t2 - t1; /* body 1 lies on the +n side */
+        p->step.contacts[p->step.ncontacts++] = g;
+    }
+}
+
+/* The rectangle patch's corners as a polygon about its centre (x, y along its axes). */
+static void rect_corners(const pfOdePair *p, double *xy)
+{
+    const double hx = 0.5 * p->step.def.length, hy = 0.5 * p->step.def.width;
+    const double v[8] = {-hx, -hy, hx, -hy, hx, hy, -hx, hy};
+    memcpy(xy, v, sizeof v);
+}
+
+/* face_contacts for a box face f (this geom's, body 1 when side > 0) on a box face o. */
+static void box_face_contacts(pfOdePair *p, int all, double side, const boxface *f,
+                              const boxface *o, const double *xy, int nv)
+{
+    if (side > 0)
+        face_contacts(p, all, p->step.c, p->step.x, p->step.y, xy, nv, f->c, f->nf, o->c, o->nf);
+    else
+        face_contacts(p, all, p->step.c, p->step.x, p->step.y, xy, nv, o->c, o->nf, f->c, f->nf);
+}
+
 /* Patch of a box face lying flat on the other geom (why: the contact points ODE returns for a
  * resting face vary from step to step, 2 to 8, as the solver rocks the box by micro-radians;
  * a patch taken from their hull would flip between a rectangle, a polygon and a point and lose
@@ -224,7 +310,7 @@ static int clip_half_plane(double *poly, int n, double a, double b, double d)
  *    smaller face whole is a rectangle; a partial overlap, as in a pyramid, is a polygon).
  * The contact points must lie in the face (within 5 % of its smaller side, along n), so a box
  * that merely has a face parallel to the plane while touching by an edge is not taken. */
-static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const double *c0)
+static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const double *c0, int all)
 {
     boxface f;
     if (!flat_box_face(p, g, side, &f)) return 0;
@@ -241,7 +327,18 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
     int ocls = other ? dGeomGetClass(other) : -1;
     boxface o;
     if (ocls == dPlaneClass) {
-        /* whole face */
+        /* whole face, supported at its corners */
+        dVector4 pl;
+        dGeomPlaneGetParams(other, pl);
+        double pn[3] = {pl[0], pl[1], pl[2]}, pc[3] = {pl[3] * pl[0], pl[3] * pl[1], pl[3] * pl[2]};
+        rect_patch(p, c, &f);
+        double xy[8];
+        rect_corners(p, xy);
+        if (side > 0)
+            face_contacts(p, all, p->step.c, p->step.x, p->step.y, xy, 4, f.c, f.nf, pc, pn);
+        else
+            face_contacts(p, all, p->step.c, p->step.x, p->step.y, xy, 4, pc, pn, f.c, f.nf);
+        return 1;
     } else if (ocls == dBoxClass && flat_box_face(p, other, -side, &o)) {
         /* both faces in the frame (u, v) of this face about c */
         double oc[3];
@@ -264,7 +361,11 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
         if (area < PF_ODE_FACE_COVER * fa) {
             if (area >= PF_ODE_FACE_COVER * oa) {
                 /* the other face lies whole inside this one: its rectangle */
-                return rect_patch(p, oc, &o);
+                rect_patch(p, oc, &o);
+                double xy[8];
+                rect_corners(p, xy);
+                box_face_contacts(p, all, side, &f, &o, xy, 4);
+                return 1;
             }
             if (nv > PF_POLYGON_MAX_VERTICES) return 0;
             for (int i = 0; i < nv; ++i) {
@@ -280,8 +381,15 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
             p->step.def.vertex_count = nv;
             memcpy(p->step.def.vertices, poly, sizeof(double) * 2 * (size_t)nv);
             p->step.kind = PF_ODE_KIND_PATCH;
+            box_face_contacts(p, all, side, &f, &o, poly, nv);
             return 1;
         }
+        /* this face lies whole inside the other */
+        rect_patch(p, c, &f);
+        double xy[8];
+        rect_corners(p, xy);
+        box_face_contacts(p, all, side, &f, &o, xy, 4);
+        return 1;
     } else {
         /* anything else: the face counts only if the contacts cover it */
         double xy[2 * PF_ODE_MAX_CONTACTS];
@@ -345,7 +453,6 @@ static double curvature_radius(dGeomID g)
 
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
 {
-    (void)ctx;
     int n = p->step.ncontacts;
     double c0[3] = {0, 0, 0}, nn[3] = {0, 0, 0};
     for (int i = 0; i < n; ++i)
@@ -365,7 +472,9 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
         p->step.kind = PF_ODE_KIND_PATCH;
         return;
     }
-    if (try_box(p, p->g1, p->g2, 1.0, c0) || try_box(p, p->g2, p->g1, -1.0, c0)) return;
+    /* every uncovered vertex where dWorldStep's Dantzig takes degenerate sets (face_contacts) */
+    const int all = ctx->lcp_zero_step;
+    if (try_box(p, p->g1, p->g2, 1.0, c0, all) || try_box(p, p->g2, p->g1, -1.0, c0, all)) return;
     if (try_cylinder(p, p->g1, 1.0, c0) || try_cylinder(p, p->g2, -1.0, c0)) return;
     double r1 = curvature_radius(p->g1), r2 = curvature_radius(p->g2);
     if ((isfinite(r1) || isfinite(r2)) && n <= 1) {
@@ -479,6 +588,9 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 c.surface.mode |= dContactSoftCFM;
                 c.surface.soft_cfm = cfm;
             }
+            /* a vertex of a face's support that is apart by a gap (face_contacts: depth < 0,
+             * which ODE takes as 0) may approach by the gap within the step, no further */
+            double vn = c.geom.depth < 0.0 && p->step.dt > 0.0 ? c.geom.depth / p->step.dt : 0.0;
             if (tilt_gain > 0.0) {
                 double r[3], tr[3];
                 for (int k = 0; k < 3; ++k)
@@ -486,10 +598,11 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 pf_ode_cross(theta, r, tr);
                 double v = -tilt_gain * pf_ode_dot(tr, nn), lim = ctx->cfg.stick_velocity_tol;
                 v = v > lim ? lim : (v < -lim ? -lim : v);
-                if (isfinite(v) && v != 0.0) {
-                    c.surface.mode |= dContactMotionN;
-                    c.surface.motionN = v;
-                }
+                if (isfinite(v)) vn += v;
+            }
+            if (isfinite(vn) && vn != 0.0) {
+                c.surface.mode |= dContactMotionN;
+                c.surface.motionN = vn;
             }
         }
         out[i - first] = c;

@@ -6,11 +6,13 @@
  * hands project() below the rows' Delassus block A (per unit time: the step changes the rows'
  * twist by h A times the force change) and the free wrench lambda* that would hold the patch at
  * rest given everything else. project() returns the friction wrench:
- *  - a patch at rest when the step began (|v|, |w| rho_g below stick_velocity_tol) gets the
- *    adapter's static test of this step (CA or limit set, with its model of the other joints):
- *    the loads' demand does not depend on N, the capacity D(incipient twist) is taken at the
- *    solver's N; if it holds, lambda = lambda*. dWorldStep asks for this test once, on the exact
- *    holding wrench of its first round (dPatchStickTest), later only for projections;
+ *  - a patch at rest when the step began (|v|, |w| rho_g below stick_velocity_tol) sticks,
+ *    lambda = lambda*, if two tests with the material's criterion (CA or limit set) hold: the
+ *    adapter's static test of this step (its demand from the loads, independent of N, against
+ *    the capacity D(incipient twist) at the solver's N) and the same criterion on lambda*
+ *    itself where that is exact: dWorldStep asks for this once, on the exact holding wrench of
+ *    its first round (dPatchStickTestExact), later only for projections; QuickStep's iterates
+ *    (dPatchStickTest) get the adapter's test alone;
  *  - otherwise the maximum-dissipation projection (pf_patch_project) with mu_k (mu_s for the
  *    breakaway step of a patch at rest), taken at the step's midpoint twist (xi0 + xi1)/2,
  *    second order while sliding, or at the end twist xi1 (backward Euler) when the patch stops
@@ -20,6 +22,7 @@
  * block) is not used; its drift targets while stuck and its rolling-resistance rows are.
  */
 #include "pf_ode_internal.h"
+#include "pf_ode_model.h"
 
 #include <math.h>
 #include <string.h>
@@ -46,6 +49,53 @@ static int solve3(const double A[9], const double b[3], double x[3])
     return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
 }
 
+/* The adapter's static test of this step (CA or limit set, with its model of the other
+ * constraints: world joints projected out, other contacts as the last step's loads) at the
+ * solver's normal force: its demand comes from the loads and does not depend on N, the capacity
+ * D(incipient twist) is taken at this N. Without a test (the patch model was rejected there) it
+ * does not object. */
+static int adapter_holds(const pfOdePair *p, const pfPatchDef *def, double N)
+{
+    if (!p->step.st_valid) return 1;
+    double cap = 0.0;
+    return pf_patch_dissipation(def, p->persist.mat.mu_s, N, p->step.st_incipient, &cap, NULL) ==
+               PF_OK &&
+           p->step.st_demand <= cap;
+}
+
+/* The same criterion on the solver's holding wrench lambda* (every other row of the step solved
+ * with it). The adapter's test alone is not enough: held, the rows carry lambda* unbounded, and
+ * the adapter's loads miss what moves with the patch within the step. A box pushed at
+ * 1.2 mu_s m g on a free box asked the adapter for half the push (the lower box free to follow
+ * under its last contact forces), while lambda* was the whole push: held, the pair tipped. The
+ * metric is the adapter's model of the block given the world joints (model_A, a_free =
+ * -model_A lambda*): its null directions are the joints' reactions, which may carry part of
+ * lambda* in a split the LCP picks at will (the block's own A charged a piston's share to the
+ * patch, and QuickStep let a box on a vertical axis go 3 % early). */
+static int holding_wrench_holds(const pfOdePair *p, const pfPatchDef *def, double N,
+                                const double A[9], pfWrench fw)
+{
+    double Am[9], a[3], araw[3];
+    memcpy(Am, p->step.model_A, sizeof Am);
+    for (int i = 0; i < 3; ++i) {
+        a[i] = -(Am[3 * i] * fw.fx + Am[3 * i + 1] * fw.fy + Am[3 * i + 2] * fw.mz);
+        araw[i] = -(A[3 * i] * fw.fx + A[3 * i + 1] * fw.fy + A[3 * i + 2] * fw.mz);
+    }
+    pfWrench reac[3];
+    int nreac = 0;
+    pf_ode_regularise_block(Am, a, araw, p->step.rho_g, reac, &nreac);
+    pfGeneralStickInput in = {def, p->persist.mat.mu_s, N, Am, {a[0], a[1], a[2]}, reac, 0};
+    pfStickResult sr;
+    int st;
+    if (p->persist.mat.criterion == PF_ODE_CRITERION_LIMIT) {
+        in.reaction_count = nreac;
+        st = pf_stick_general_limit(&in, &sr, NULL);
+    } else {
+        st = pf_stick_general(&in, &sr, NULL);
+    }
+    return st == PF_OK && sr.sticks;
+}
+
 static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
                     const dReal free_force[3], dReal force[3])
 {
@@ -65,41 +115,18 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
         def.radius = a >= PF_ODE_SOLVER_MIN_HERTZ_RADIUS ? a : PF_ODE_SOLVER_MIN_HERTZ_RADIUS;
     }
 
-    if (p->step.solver_at_rest && mode == dPatchStickTest && p->step.st_valid) {
-        /* the adapter's static test of this step (CA or limit set, with its model of the other
-         * constraints) at the solver's normal force: the demand comes from the loads and does
-         * not depend on N; the capacity is D(incipient twist) at this N */
-        double cap = 0.0;
-        if (pf_patch_dissipation(&def, p->persist.mat.mu_s, N, p->step.st_incipient, &cap, NULL) ==
-                PF_OK &&
-            p->step.st_demand <= cap) {
-            force[0] = fw.fx;
-            force[1] = fw.fy;
-            force[2] = fw.mz;
-            p->step.solver_sticks = 1;
-            return;
-        }
-    } else if (p->step.solver_at_rest && mode == dPatchStickTest) {
-        /* no adapter test (the patch model was rejected there): test lambda* itself */
-        pfStickResult sr;
-        int st;
-        if (p->persist.mat.criterion == PF_ODE_CRITERION_LIMIT) {
-            st = pf_limit_set_test(&def, p->persist.mat.mu_s, N, fw, &sr, NULL);
-        } else {
-            pfTwist a_free = {-(A[0] * fw.fx + A[1] * fw.fy + A[2] * fw.mz),
-                              -(A[3] * fw.fx + A[4] * fw.fy + A[5] * fw.mz),
-                              -(A[6] * fw.fx + A[7] * fw.fy + A[8] * fw.mz)};
-            st = pf_stick_general(
-                &(pfGeneralStickInput){&def, p->persist.mat.mu_s, N, A, a_free, NULL, 0}, &sr,
-                NULL);
-        }
-        if (st == PF_OK && sr.sticks) {
-            force[0] = fw.fx;
-            force[1] = fw.fy;
-            force[2] = fw.mz;
-            p->step.solver_sticks = 1;
-            return;
-        }
+    /* QuickStep's lambda* is an iterate, exact only once it has converged: there the adapter's
+     * test alone decides where it ran (a piston-held box on a ramp of torque, dt = 0.1 ms, let go
+     * 0.24 % early when every iterate had to pass as well) */
+    const int exact = mode == dPatchStickTestExact;
+    const int test_lambda = exact || !p->step.st_valid;
+    if (p->step.solver_at_rest && (mode == dPatchStickTest || exact) && adapter_holds(p, &def, N) &&
+        (!test_lambda || holding_wrench_holds(p, &def, N, A, fw))) {
+        force[0] = fw.fx;
+        force[1] = fw.fy;
+        force[2] = fw.mz;
+        p->step.solver_sticks = 1;
+        return;
     }
     /* A patch at rest keeps its static set for this step: a breakaway slides at the static bound
      * for one step, and the projection stays a continuous function of lambda* (with mu_k here,
@@ -162,6 +189,9 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dJointSetPatchFrame(j, centre, t1, nrm);
     dJointSetPatchMotion(j, isfinite(m1) ? m1 : 0.0, isfinite(m2) ? m2 : 0.0,
                          isfinite(spin_vel) ? spin_vel : 0.0);
+    /* the block given the world joints, for the stick test of lambda* (project) */
+    pf_ode_patch_delassus(ctx, p, p->step.b1 && !dBodyIsKinematic(p->step.b1),
+                          p->step.b2 && !dBodyIsKinematic(p->step.b2), p->step.model_A);
     dJointSetPatchProjection(j, project, p);
     dJointAttach(j, p->step.b1, p->step.b2);
     memset(&p->step.fb_patch, 0, sizeof p->step.fb_patch);
