@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* the columns: where each runs */
 enum { V_STOCK, V_ADAPTER, V_SOLVER, V_ADAPTER_PATCHED, NVAR };
@@ -415,6 +416,14 @@ static void write_bin(pfrReport *r, FILE *md)
     fputc('\n', md);
 }
 
+/* path relative to the working directory (the source tree, for the report target) */
+static const char *here_rel(const char *path)
+{
+    char cwd[PFR_PATHLEN];
+    size_t n = getcwd(cwd, sizeof cwd) ? strlen(cwd) : 0;
+    return n && !strncmp(path, cwd, n) && path[n] == '/' ? path + n + 1 : path;
+}
+
 static void write_section(pfrReport *r, FILE *md)
 {
     if (!g_any) return;
@@ -434,7 +443,7 @@ static void write_section(pfrReport *r, FILE *md)
                 "giving up (patches/0004); under QuickStep it is not run there: the patches "
                 "change QuickStep only for patch joints, which the adapter coupling does not "
                 "create.\n\n",
-                r->demo, r->demo_patched);
+                here_rel(r->demo), here_rel(r->demo_patched));
     else
         fprintf(md,
                 " **The in-solver column was not run**: this pf-demo's ODE is Debian's, and %s. "
