@@ -18,7 +18,10 @@
  * the README, in the order below). The parts are in report/ (report.h lists them).
  *
  * Usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE] [--limit-surfaces PF-LIMIT-SURFACES]
- *                  [--sweep PF-SWEEP] [--out DIR] [--quick] [--jobs N] [--timeout S]
+ *                  [--sweep PF-SWEEP] [--demo-patched PF-DEMO [--demo-patched-status FILE]]
+ *                  [--out DIR] [--quick] [--jobs N] [--timeout S]
+ * --demo-patched: pf-demo built against the patched ODE, which runs the in-solver coupling when
+ * --demo's ODE cannot (the report target of the default build builds it into build-patched/).
  */
 #include "report/report.h"
 
@@ -39,9 +42,12 @@ static void usage(FILE *f)
 {
     fputs("usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE]\n"
           "                 [--limit-surfaces PF-LIMIT-SURFACES] [--sweep PF-SWEEP] [--out DIR]\n"
+          "                 [--demo-patched PF-DEMO [--demo-patched-status FILE]]\n"
           "                 [--quick] [--jobs N] [--timeout S]\n"
           "Runs every pf-demo scene case in stock, exact and pade friction and the reference,\n"
           "and writes DIR/README.md (default DIR: report) with CSVs and gnuplot PNGs.\n"
+          "  --demo-patched PF-DEMO  pf-demo against the patched ODE: the in-solver coupling's\n"
+          "            runs when --demo's ODE lacks it; FILE holds \"ok\" or why it was not built\n"
           "  --quick   short runs and fewer cases (the CTest smoke test)\n"
           "  --jobs N  runs at a time (default 2)\n"
           "  --timeout S  longest run [s] before it is killed and the report fails (300)\n",
@@ -65,6 +71,10 @@ static int parse_args(pfrReport *r, int argc, char **argv)
             r->limits = argv[++i];
         else if (!strcmp(a, "--sweep") && has)
             r->sweep = argv[++i];
+        else if (!strcmp(a, "--demo-patched") && has)
+            r->demo_patched = argv[++i];
+        else if (!strcmp(a, "--demo-patched-status") && has)
+            r->demo_patched_status = argv[++i];
         else if (!strcmp(a, "--out") && has)
             r->out = argv[++i];
         else if (!strcmp(a, "--jobs") && has)

@@ -10,11 +10,18 @@
 pfrJob *pfr_plan_run(pfrReport *r, const char *scene, const char *cas, const char *mode,
                      const char *tag, double duration, const char *const *sets, int nsets)
 {
+    return pfr_plan_run_with(r, r->demo, scene, cas, mode, tag, duration, sets, nsets);
+}
+
+pfrJob *pfr_plan_run_with(pfrReport *r, const char *demo, const char *scene, const char *cas,
+                          const char *mode, const char *tag, double duration,
+                          const char *const *sets, int nsets)
+{
     char *b = pfr_slug(pfr_fmt("%s__%s__%s", scene, cas, tag));
     pfrJob *j = pfr_job_new(&r->jobs_list, pfr_fmt("%s %s %s", scene, cas, tag),
                             pfr_fmt("%s/%s.json", r->runs, b), pfr_fmt("%s/%s.log", r->runs, b));
     j->csv = pfr_fmt("%s/%s.csv", r->runs, b);
-    pfr_job_arg(j, mode ? r->demo : r->reference);
+    pfr_job_arg(j, mode ? demo : r->reference);
     pfr_job_arg(j, scene);
     pfr_job_arg(j, "--case");
     pfr_job_arg(j, cas);

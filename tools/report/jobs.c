@@ -123,6 +123,13 @@ static void watch_clocks(pfrJobList *jl, int started, double timeout)
 
 void pfr_jobs_run(pfrJobList *jl, int par, double timeout)
 {
+    /* the long runs first (a stable partition): the pool then ends on short ones */
+    pfrJob **order = pfr_alloc(sizeof *order * (size_t)(jl->n + 1));
+    int k = 0;
+    for (int pass = 1; pass >= 0; --pass)
+        for (int i = 0; i < jl->n; ++i)
+            if (!jl->v[i]->first == !pass) order[k++] = jl->v[i];
+    memcpy(jl->v, order, sizeof *order * (size_t)jl->n);
     int next = 0, running = 0, counter = 0;
     while (next < jl->n || running > 0) {
         while (running < par && next < jl->n) {

@@ -58,6 +58,7 @@ typedef struct pfrJob {
     pid_t pid;
     double t0, elapsed, next_note;
     int done, timed_out;
+    int first;       ///< a long run: started before the others (so it does not end the report)
     char *json_line; ///< last stdout line after the run
 } pfrJob;
 
@@ -69,7 +70,8 @@ typedef struct pfrJobList {
 pfrJob *pfr_job_new(pfrJobList *jl, const char *label, const char *out_path, const char *err_path);
 void pfr_job_arg(pfrJob *j, const char *a);
 char *pfr_job_cmdline(const pfrJob *j);
-/** Run the jobs, at most par at a time, with progress on stderr. A failure, or a run longer
+/** Run the jobs, at most par at a time, with progress on stderr; the jobs marked first start
+ *  first (else in list order). A failure, or a run longer
  *  than timeout [s] (killed), stops the report: the command and its stderr's end are shown. */
 void pfr_jobs_run(pfrJobList *jl, int par, double timeout);
 /** Run argv in cwd (NULL: here) to the end; stdout and stderr to the files. Returns the wait
@@ -118,6 +120,10 @@ typedef struct pfrReport {
     /* arguments */
     const char *demo, *reference, *limits, *out;
     const char *sweep; ///< pf-sweep, NULL: no sweeps section
+    /** pf-demo built against the patched ODE (--demo-patched), for the in-solver coupling when
+     *  demo's ODE lacks it; NULL: none. demo_patched_status: the file in which the report target
+     *  recorded how building it went ("ok", or why not). */
+    const char *demo_patched, *demo_patched_status;
     int quick, jobs;
     double timeout; ///< longest run [s]
     /* what exists */
@@ -134,6 +140,9 @@ typedef struct pfrReport {
     pfrCase *cases; ///< the comparison cases (section_summary.c)
     int ncases;
     int solver_ok; ///< pf-demo runs coupling=solver (section_varying.c)
+    /** demo_patched runs coupling=solver (section_varying.c); else patched_why says why not */
+    int patched_ok;
+    char patched_why[512];
 } pfrReport;
 
 /// Report directory; gnuplot runs there and its scripts name files relative to it.
@@ -162,6 +171,10 @@ void pfr_discover(pfrReport *r);
  *  runs/SCENE__CASE__TAG.{csv,json,log}. */
 pfrJob *pfr_plan_run(pfrReport *r, const char *scene, const char *cas, const char *mode,
                      const char *tag, double duration, const char *const *sets, int nsets);
+/// pfr_plan_run with another pf-demo (demo; mode must not be NULL).
+pfrJob *pfr_plan_run_with(pfrReport *r, const char *demo, const char *scene, const char *cas,
+                          const char *mode, const char *tag, double duration,
+                          const char *const *sets, int nsets);
 /// A CSV file as text: a header row of ncol names, then nrow rows of ncol cells (missing: "").
 typedef struct pfrCsv {
     int ncol;

@@ -1,11 +1,14 @@
 /* Varying normal load: the cases whose normal force changes during the run, compared under the
  * two couplings of the adapter (pfOdeConfig.coupling): stock, exact with coupling=adapter, exact
- * with coupling=solver (when pf-demo accepts it: the patched ODE), each against its reference. */
+ * with coupling=solver (when pf-demo accepts it: the patched ODE; else, when given, the pf-demo
+ * built against the patched ODE, --demo-patched), each against its reference. Its plan also
+ * decides r->solver_ok and r->patched_ok for the other sections. */
 #include "report.h"
 
 #include <math.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 static const struct {
     const char *scene, *cas, *what;
@@ -36,14 +39,14 @@ static pfMetricsCompare g_m[NVARYING][3]; /* timing and energy; the RMS is the c
 
 /* Is the in-solver coupling there? One short run of pf-demo with coupling=solver, which an ODE
  * without the patch series refuses (exit 1, the adapter's message on stderr). */
-static int solver_probe(pfrReport *r, size_t v)
+static int solver_probe(pfrReport *r, const char *demo, const char *stem, char *why, size_t nwhy,
+                        const char *scene, const char *cas)
 {
-    char *po = pfr_fmt("%s/solver_probe.json", r->runs),
-         *pe = pfr_fmt("%s/solver_probe.log", r->runs);
-    char *argv[] = {(char *)r->demo,
-                    (char *)VARYING[v].scene,
+    char *po = pfr_fmt("%s/%s.json", r->runs, stem), *pe = pfr_fmt("%s/%s.log", r->runs, stem);
+    char *argv[] = {(char *)demo,
+                    (char *)scene,
                     (char *)"--case",
-                    (char *)VARYING[v].cas,
+                    (char *)cas,
                     (char *)"--headless",
                     (char *)"--duration",
                     (char *)"0.001",
@@ -60,11 +63,44 @@ static int solver_probe(pfrReport *r, size_t v)
     json_decref(js);
     if (!ok) {
         char *e = pfr_read_file(pe), *el = e ? pfr_last_line(e) : NULL;
-        snprintf(g_solver_why, sizeof g_solver_why, "%s", el ? el : "(no message)");
+        snprintf(why, nwhy, "%s", el ? el : "(no message)");
     }
-    fprintf(stderr, "pf-report: in-solver coupling %s\n",
-            ok ? "available" : "not available (default ODE): solver column n/a");
     return ok;
+}
+
+/* The pf-demo against the patched ODE (--demo-patched), when pf-demo itself has no in-solver
+ * coupling: usable if the report target recorded "ok" for its build and it runs
+ * coupling=solver; else r->patched_why says why not. */
+static void probe_patched(pfrReport *r, const char *scene, const char *cas)
+{
+    fprintf(stderr, "pf-report: in-solver coupling %s\n",
+            r->solver_ok ? "available in pf-demo" : "not in pf-demo (Debian's ODE)");
+    if (r->solver_ok) return;
+    if (!r->demo_patched) {
+        snprintf(r->patched_why, sizeof r->patched_why,
+                 "pf-report was given no pf-demo built against the patched ODE (--demo-patched)");
+        return;
+    }
+    char *status = r->demo_patched_status ? pfr_read_file(r->demo_patched_status) : NULL;
+    if (r->demo_patched_status && (!status || strncmp(status, "ok", 2) != 0)) {
+        char *line = status ? pfr_last_line(status) : NULL;
+        snprintf(r->patched_why, sizeof r->patched_why,
+                 "the report target did not build the patched ODE's pf-demo: %s",
+                 line ? line : "no status file");
+        return;
+    }
+    if (access(r->demo_patched, X_OK) != 0) {
+        snprintf(r->patched_why, sizeof r->patched_why, "%s is not there", r->demo_patched);
+        return;
+    }
+    char why[384];
+    r->patched_ok =
+        solver_probe(r, r->demo_patched, "solver_probe_patched", why, sizeof why, scene, cas);
+    if (!r->patched_ok)
+        snprintf(r->patched_why, sizeof r->patched_why, "%.100s refuses coupling=solver: %.380s",
+                 r->demo_patched, why);
+    fprintf(stderr, "pf-report: in-solver coupling from %s: %s\n", r->demo_patched,
+            r->patched_ok ? "yes" : r->patched_why);
 }
 
 static void plan(pfrReport *r)
@@ -75,7 +111,9 @@ static void plan(pfrReport *r)
     size_t v0 = 0;
     while (!g_have[v0])
         ++v0;
-    r->solver_ok = solver_probe(r, v0);
+    r->solver_ok = solver_probe(r, r->demo, "solver_probe", g_solver_why, sizeof g_solver_why,
+                                VARYING[v0].scene, VARYING[v0].cas);
+    probe_patched(r, VARYING[v0].scene, VARYING[v0].cas);
     static const char *const SETS[3] = {NULL, "coupling=adapter", "coupling=solver"};
     for (size_t v = 0; v < NVARYING; ++v) {
         if (!g_have[v]) continue;
@@ -83,9 +121,10 @@ static void plan(pfrReport *r)
         cr->scene = VARYING[v].scene;
         cr->cas = VARYING[v].cas;
         for (int m = 0; m < 3; ++m)
-            if (m < 2 || r->solver_ok)
-                cr->job[m] = pfr_plan_run(r, cr->scene, cr->cas, m ? "exact" : "stock",
-                                          pfr_fmt("vl-%s", TAG[m]), 0.0, &SETS[m], m ? 1 : 0);
+            if (m < 2 || r->solver_ok || r->patched_ok)
+                cr->job[m] = pfr_plan_run_with(
+                    r, m == 2 && !r->solver_ok ? r->demo_patched : r->demo, cr->scene, cr->cas,
+                    m ? "exact" : "stock", pfr_fmt("vl-%s", TAG[m]), 0.0, &SETS[m], m ? 1 : 0);
         if (r->have_ref)
             cr->job[PFR_REF] =
                 pfr_plan_run(r, cr->scene, cr->cas, NULL, "vl-reference", 0.0, NULL, 0);
@@ -283,7 +322,7 @@ static void write_section(pfrReport *r, FILE *md)
         for (int m = 0; m < 3; ++m) {
             if (!cr->have[PFR_REF])
                 fprintf(md, "no reference");
-            else if (m == 2 && !r->solver_ok)
+            else if (m == 2 && !r->solver_ok && !r->patched_ok)
                 fprintf(md, "n/a — build with `cmake --preset patched`");
             else if (cr->have[m])
                 cell(md, cr, m, &g_m[v][m]);
@@ -291,11 +330,16 @@ static void write_section(pfrReport *r, FILE *md)
         }
         fprintf(md, "\n");
     }
-    if (!r->solver_ok)
+    if (!r->solver_ok && r->patched_ok)
+        fprintf(md,
+                "\nThe stock and adapter columns ran on Debian's ODE; the solver column on the "
+                "patched ODE (`%s`, built by the report target).\n",
+                r->demo_patched);
+    else if (!r->solver_ok)
         fprintf(md,
                 "\nThe solver column is empty because this ODE has no in-solver coupling: "
-                "`pf-demo ... --set coupling=solver` was refused with: `%s`\n",
-                g_solver_why);
+                "`pf-demo ... --set coupling=solver` was refused with: `%s`; and %s.\n",
+                g_solver_why, r->patched_why);
     fprintf(md, "\nData: [data/varying_load.csv](data/varying_load.csv). The cases:\n\n");
     for (size_t v = 0; v < NVARYING; ++v)
         if (g_have[v])
