@@ -196,5 +196,24 @@ static inline int pf_ode_finite3(const double *a)
 {
     return (a[0] - a[0] == 0.0) && (a[1] - a[1] == 0.0) && (a[2] - a[2] == 0.0);
 }
+/* ODE fills dVector3s of dReal; the adapter works in plain double[3]. */
+static inline void pf_ode_to3(const dReal *v, double *o)
+{
+    o[0] = v[0];
+    o[1] = v[1];
+    o[2] = v[2];
+}
+/* A world vector in body b's frame. */
+static inline void pf_ode_to_body_vec(dBodyID b, const double *world, double *local)
+{
+    dVector3 l;
+    dBodyVectorFromWorld(b, world[0], world[1], world[2], l);
+    pf_ode_to3(l, local);
+}
+/* A body that the solver moves (not NULL, not kinematic). */
+static inline int pf_ode_is_dynamic(dBodyID b)
+{
+    return b && !dBodyIsKinematic(b);
+}
 
 #endif

@@ -7,31 +7,11 @@
 #include <math.h>
 #include <string.h>
 
-/* ODE fills dVector3s of dReal; the model works in plain double[3]. */
-static void to3(const dReal *v, double *o)
-{
-    o[0] = v[0];
-    o[1] = v[1];
-    o[2] = v[2];
-}
-
-static void to_body_vec(dBodyID b, const double *world, double *local)
-{
-    dVector3 l;
-    dBodyVectorFromWorld(b, world[0], world[1], world[2], l);
-    to3(l, local);
-}
-
-static int is_dynamic(dBodyID b)
-{
-    return b && !dBodyIsKinematic(b);
-}
-
 /* Inertia about the unit axis n through the mass centre, world frame. */
 double pf_ode_axial_inertia(dBodyID b, const dMass *m, const double *n)
 {
     double nl[3];
-    to_body_vec(b, n, nl);
+    pf_ode_to_body_vec(b, n, nl);
     double s = 0.0;
     for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j)
@@ -117,7 +97,7 @@ pfOdeJointClass pf_ode_classify_joint(const pfOdeContext *ctx, const pfOdePair *
     }
     dBodyID a0 = dJointGetBody(j, 0), a1 = dJointGetBody(j, 1);
     dBodyID other = a0 == b ? a1 : a0;
-    if (!is_dynamic(other) && world_type(j)) return PF_ODE_JOINT_WORLD;
+    if (!pf_ode_is_dynamic(other) && world_type(j)) return PF_ODE_JOINT_WORLD;
     return fb ? PF_ODE_JOINT_LOAD : PF_ODE_JOINT_UNKNOWN;
 }
 
@@ -205,9 +185,9 @@ void pf_ode_model_joint_rows(pfOdeBodyModel *bm, dJointID j, dBodyID b)
             dJointGetHingeAnchor2(j, a);
         dJointGetHingeAxis(j, ax);
         dPlaneSpace(ax, p1, p2);
-        to3(a, A);
-        to3(p1, P1);
-        to3(p2, P2);
+        pf_ode_to3(a, A);
+        pf_ode_to3(p1, P1);
+        pf_ode_to3(p2, P2);
         for (int k = 0; k < 3; ++k)
             pf_ode_model_point_row(bm, A, E[k]);
         pf_ode_model_ang_row(bm, P1);
@@ -218,15 +198,15 @@ void pf_ode_model_joint_rows(pfOdeBodyModel *bm, dJointID j, dBodyID b)
             dJointGetBallAnchor(j, a);
         else
             dJointGetBallAnchor2(j, a);
-        to3(a, A);
+        pf_ode_to3(a, A);
         for (int k = 0; k < 3; ++k)
             pf_ode_model_point_row(bm, A, E[k]);
         break;
     case dJointTypeSlider:
         dJointGetSliderAxis(j, ax);
         dPlaneSpace(ax, p1, p2);
-        to3(p1, P1);
-        to3(p2, P2);
+        pf_ode_to3(p1, P1);
+        pf_ode_to3(p2, P2);
         for (int k = 0; k < 3; ++k)
             pf_ode_model_ang_row(bm, E[k]);
         pf_ode_model_point_row(bm, bm->G, P1);
@@ -239,9 +219,9 @@ void pf_ode_model_joint_rows(pfOdeBodyModel *bm, dJointID j, dBodyID b)
             dJointGetPistonAnchor2(j, a);
         dJointGetPistonAxis(j, ax);
         dPlaneSpace(ax, p1, p2);
-        to3(a, A);
-        to3(p1, P1);
-        to3(p2, P2);
+        pf_ode_to3(a, A);
+        pf_ode_to3(p1, P1);
+        pf_ode_to3(p2, P2);
         pf_ode_model_point_row(bm, A, P1);
         pf_ode_model_point_row(bm, A, P2);
         pf_ode_model_ang_row(bm, P1);
@@ -257,7 +237,7 @@ void pf_ode_model_joint_rows(pfOdeBodyModel *bm, dJointID j, dBodyID b)
         for (int i = 0; i < dJointGetLMotorNumAxes(j); ++i) {
             if (!(dJointGetLMotorParam(j, dParamFMax + dParamGroup * i) > 0.0)) continue;
             dJointGetLMotorAxis(j, i, ax);
-            to3(ax, X);
+            pf_ode_to3(ax, X);
             pf_ode_model_point_row(bm, bm->G, X);
         }
         break;
@@ -265,7 +245,7 @@ void pf_ode_model_joint_rows(pfOdeBodyModel *bm, dJointID j, dBodyID b)
         for (int i = 0; i < dJointGetAMotorNumAxes(j); ++i) {
             if (!(dJointGetAMotorParam(j, dParamFMax + dParamGroup * i) > 0.0)) continue;
             dJointGetAMotorAxis(j, i, ax);
-            to3(ax, X);
+            pf_ode_to3(ax, X);
             pf_ode_model_ang_row(bm, X);
         }
         break;

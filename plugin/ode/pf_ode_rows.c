@@ -20,13 +20,6 @@
 #include <math.h>
 #include <string.h>
 
-static void to3_(const dReal *v, double *o)
-{
-    o[0] = v[0];
-    o[1] = v[1];
-    o[2] = v[2];
-}
-
 /* Relative regularisation of every adapter row (see above). 1e-6: measured on the stack scenes,
  * 1e-8 already removes the LCP failures; 1e-6 leaves margin for bodies whose masses differ by
  * 1e6 within one island, and a held row then yields 1e-6 dt A_ii lambda per step, far below
@@ -37,7 +30,7 @@ void pf_ode_mobility(dBodyID b, pfOdeMobility *m)
 {
     memset(m, 0, sizeof *m);
     if (!b) return;
-    to3_(dBodyGetPosition(b), m->G);
+    pf_ode_to3(dBodyGetPosition(b), m->G);
     if (dBodyIsKinematic(b)) return; /* infinite mass: no mobility */
     dMass ms;
     dBodyGetMass(b, &ms);

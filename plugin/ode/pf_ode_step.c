@@ -41,45 +41,25 @@ typedef struct rowset {
     double spin_vel;
 } rowset;
 
-/* ODE fills dVector3s of dReal; the adapter works in plain double[3]. */
-static void to3(const dReal *v, double *o)
-{
-    o[0] = v[0];
-    o[1] = v[1];
-    o[2] = v[2];
-}
-
 static void body_frame_point(dBodyID b, const double *local, double *world)
 {
     dVector3 w;
     dBodyGetRelPointPos(b, local[0], local[1], local[2], w);
-    to3(w, world);
+    pf_ode_to3(w, world);
 }
 
 static void body_frame_vec(dBodyID b, const double *local, double *world)
 {
     dVector3 w;
     dBodyVectorToWorld(b, local[0], local[1], local[2], w);
-    to3(w, world);
+    pf_ode_to3(w, world);
 }
 
 static void to_body_point(dBodyID b, const double *world, double *local)
 {
     dVector3 l;
     dBodyGetPosRelPoint(b, world[0], world[1], world[2], l);
-    to3(l, local);
-}
-
-static void to_body_vec(dBodyID b, const double *world, double *local)
-{
-    dVector3 l;
-    dBodyVectorFromWorld(b, world[0], world[1], world[2], l);
-    to3(l, local);
-}
-
-static int is_dynamic(dBodyID b)
-{
-    return b && !dBodyIsKinematic(b);
+    pf_ode_to3(l, local);
 }
 
 /* Frictionless loads of a body (world): user accumulators, gravity and, for bodies under other
@@ -432,8 +412,8 @@ static void begin(pfOdePair *p, rowset *rs)
     info->contact_count = p->step.ncontacts;
     p->step.has_drive = 0;
     p->step.st_valid = 0;
-    to3(dBodyGetPosition(p->step.b1), p->step.pre_G1);
-    if (p->step.b2) to3(dBodyGetPosition(p->step.b2), p->step.pre_G2);
+    pf_ode_to3(dBodyGetPosition(p->step.b1), p->step.pre_G1);
+    if (p->step.b2) pf_ode_to3(dBodyGetPosition(p->step.b2), p->step.pre_G2);
 }
 
 /* Stock mode: only the report (ODE's own friction rows were created at collide). */
@@ -470,8 +450,8 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
 
     /* masses and loads */
     dBodyGetMass(b1, &in->m1);
-    in->dyn1 = is_dynamic(b1);
-    in->dyn2 = is_dynamic(b2);
+    in->dyn1 = pf_ode_is_dynamic(b1);
+    in->dyn2 = pf_ode_is_dynamic(b2);
     body_loads(ctx, b1, in->m1.mass, p->persist.has_other, p->persist.other_f1, p->persist.other_t1,
                in->f1, in->t1v);
     if (in->dyn2) {
@@ -719,12 +699,12 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     if (dec->prev != PF_ODE_STATE_STICK) {
         /* anchor the patch where it stuck */
         to_body_point(b1, c, p->persist.anchor1);
-        to_body_vec(b1, x, p->persist.axis1);
-        to_body_vec(b1, n, p->persist.nrm1);
+        pf_ode_to_body_vec(b1, x, p->persist.axis1);
+        pf_ode_to_body_vec(b1, n, p->persist.nrm1);
         if (b2) {
             to_body_point(b2, c, p->persist.anchor2);
-            to_body_vec(b2, x, p->persist.axis2);
-            to_body_vec(b2, n, p->persist.nrm2);
+            pf_ode_to_body_vec(b2, x, p->persist.axis2);
+            pf_ode_to_body_vec(b2, n, p->persist.nrm2);
         } else {
             memcpy(p->persist.nrm2, n, sizeof p->persist.nrm2);
             memcpy(p->persist.anchor2, c, sizeof p->persist.anchor2);
@@ -1017,11 +997,11 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         if (!p->step.has_drive) continue;
         const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
-        if (is_dynamic(p->step.b1)) {
+        if (pf_ode_is_dynamic(p->step.b1)) {
             dBodyAddForceAtPos(p->step.b1, f[0], f[1], f[2], c[0], c[1], c[2]);
             dBodyAddTorque(p->step.b1, t[0], t[1], t[2]);
         }
-        if (is_dynamic(p->step.b2)) {
+        if (pf_ode_is_dynamic(p->step.b2)) {
             dBodyAddForceAtPos(p->step.b2, -f[0], -f[1], -f[2], c[0], c[1], c[2]);
             dBodyAddTorque(p->step.b2, -t[0], -t[1], -t[2]);
         }
@@ -1067,7 +1047,7 @@ static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
         dBodyGetMass(b, &m);
         const dReal *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
         double dw[3] = {w[0] - pre_w[0], w[1] - pre_w[1], w[2] - pre_w[2]}, dwl[3], Idw[3];
-        to_body_vec(b, dw, dwl);
+        pf_ode_to_body_vec(b, dw, dwl);
         for (int i = 0; i < 3; ++i)
             Idw[i] = m.I[4 * i] * dwl[0] + m.I[4 * i + 1] * dwl[1] + m.I[4 * i + 2] * dwl[2];
         body_frame_vec(b, Idw, Idw);
@@ -1106,7 +1086,7 @@ static pfOdePair *angular_rows_owner(const pfOdeContext *ctx, dJointID j)
  * held body has no joint to the world. */
 static int holder_immobile(const pfOdeContext *ctx, const pfOdePair *p, dBodyID held, dBodyID other)
 {
-    if (!is_dynamic(other)) return 1;
+    if (!pf_ode_is_dynamic(other)) return 1;
     pfOdeBodyModel bh, bo;
     const double zero[3] = {0, 0, 0};
     double Ah[9] = {0}, Ao[9] = {0}, a[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
@@ -1132,9 +1112,9 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     const double *c = p->step.c, *n = p->step.n;
     dBodyID b = 0;
     double sp = 1.0;
-    if (is_dynamic(p->step.b1) && holder_immobile(ctx, p, p->step.b1, p->step.b2)) {
+    if (pf_ode_is_dynamic(p->step.b1) && holder_immobile(ctx, p, p->step.b1, p->step.b2)) {
         b = p->step.b1;
-    } else if (is_dynamic(p->step.b2) && holder_immobile(ctx, p, p->step.b2, p->step.b1)) {
+    } else if (pf_ode_is_dynamic(p->step.b2) && holder_immobile(ctx, p, p->step.b2, p->step.b1)) {
         b = p->step.b2;
         sp = -1.0;
     }
@@ -1267,7 +1247,7 @@ int pf_ode_after_step(pfOdeContext *ctx)
                 F[k] += p->step.drive_f[k];
                 T[k] += p->step.drive_t[k] + m1[k];
             }
-            if (is_dynamic(p->step.b2)) {
+            if (pf_ode_is_dynamic(p->step.b2)) {
                 const double *G2 = p->step.pre_G2;
                 double cg2[3] = {p->step.c[0] - G2[0], p->step.c[1] - G2[1], p->step.c[2] - G2[2]},
                        m2[3];
@@ -1301,12 +1281,12 @@ int pf_ode_after_step(pfOdeContext *ctx)
 
         /* other constraints' loads on the two bodies for the next step's stick test */
         p->persist.has_other = 0;
-        if (p->step.dt > 0.0 && is_dynamic(p->step.b1)) {
+        if (p->step.dt > 0.0 && pf_ode_is_dynamic(p->step.b1)) {
             other_loads(ctx, p, p->step.b1, p->step.pre_v1, p->step.pre_w1, p->step.pre_f1,
                         p->step.pre_t1, fo1, to1, g, p->persist.other_f1, p->persist.other_t1);
             p->persist.has_other = 1;
         }
-        if (p->step.dt > 0.0 && is_dynamic(p->step.b2)) {
+        if (p->step.dt > 0.0 && pf_ode_is_dynamic(p->step.b2)) {
             other_loads(ctx, p, p->step.b2, p->step.pre_v2, p->step.pre_w2, p->step.pre_f2,
                         p->step.pre_t2, fo2, to2, g, p->persist.other_f2, p->persist.other_t2);
             p->persist.has_other = 1;
