@@ -1,13 +1,16 @@
-/* Generic interface of the ODE literature scenes: sliding-blocks (docs/physics.md §6),
- * coupled-masses (§4) and shaking-table (§3). One interface for the headless runner (pf_demo.c),
- * the viewer, the comparison report, the tests and the benchmarks.
+/* Generic interface of the scenes: the literature's sliding-blocks (docs/physics.md §6),
+ * coupled-masses (§4) and shaking-table (§3), and the multi-body stack, pinch and bin. One
+ * interface for the headless runner (pf_demo.c), the viewer, the comparison report, the tests and
+ * the benchmarks.
  *
  * Life cycle:
  *
  *     pfSceneParam kv[] = {{"h", "0.005"}, {"yaw", "0.3"}};
  *     pfError err;
- *     pfScene *s = pf_scene_create("sliding-blocks", "eccentric-push", PF_ODE_MODE_EXACT,
- *                                  kv, 2, &err);        // NULL + err.message naming the bad value
+ *     pfScene *s = NULL;
+ *     if (pf_scene_create("sliding-blocks", "eccentric-push", PF_ODE_MODE_EXACT, kv, 2, &s,
+ *                         &err) != PF_OK)
+ *         return;                                   // err.message names the bad value
  *     double dt = pf_scene_default_dt(s), T = pf_scene_default_duration(s);
  *     while (pf_scene_time(s) < T - 0.5 * dt) {
  *         if (pf_scene_step(s, dt, &err) != PF_OK) break;
