@@ -210,6 +210,19 @@ static double norm3(const double *v)
     return sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
 }
 
+/* The generalised stick test (CA P31, or the limit set P32 with limit) of patch p on the block A
+ * and the frictionless acceleration af (araw: before regularisation), both regularised here. */
+static int general_test(const pfOdePair *p, double *A, double *af, double *araw, double mu,
+                        double N, int limit, pfStickResult *res)
+{
+    pfWrench reac[3];
+    int nreac = 0;
+    pf_ode_regularise_block(A, af, araw, p->step.rho_g, reac, &nreac);
+    pfTwist a_free = {af[0], af[1], af[2]};
+    pfGeneralStickInput in = {&p->step.def, mu, N, A, a_free, reac, limit ? nreac : 0};
+    return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
+}
+
 /* The loads test of a patch at rest (P10-P13 for a free body on the static world, the
  * generalised holding-wrench form otherwise; CA or, with limit, the limit-set test). stop, if
  * not NULL, is added to the frictionless relative acceleration: the acceleration that stops the
@@ -255,12 +268,7 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
         araw[1] += stop->vy;
         araw[2] += stop->w;
     }
-    pfWrench reac[3];
-    int nreac = 0;
-    pf_ode_regularise_block(A, af, araw, p->step.rho_g, reac, &nreac);
-    pfTwist a_free = {af[0], af[1], af[2]};
-    pfGeneralStickInput in = {&p->step.def, mu, N, A, a_free, reac, limit ? nreac : 0};
-    return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
+    return general_test(p, A, af, araw, mu, N, limit, res);
 }
 
 /* Cheap screen before the stopping test: can friction mu N change the patch's twist by as much
@@ -322,12 +330,7 @@ static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, co
     pf_ode_model_patch_block(&bm, p, zero, zero, 1.0, A, af, araw);
     for (int i = 0; i < 3; ++i)
         af[i] = araw[i] = -(A[3 * i] * hold[0] + A[3 * i + 1] * hold[1] + A[3 * i + 2] * hold[2]);
-    pfWrench reac[3];
-    int nreac = 0;
-    pf_ode_regularise_block(A, af, araw, p->step.rho_g, reac, &nreac);
-    pfTwist a_free = {af[0], af[1], af[2]};
-    pfGeneralStickInput in = {&p->step.def, mu_s, N, A, a_free, reac, limit ? nreac : 0};
-    return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
+    return general_test(p, A, af, araw, mu_s, N, limit, res);
 }
 
 /* ---- evaluate: one patch's step, in phases ----------------------------------------------------
