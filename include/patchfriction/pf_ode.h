@@ -44,6 +44,14 @@ extern "C" {
 /// Largest number of contact points dCollide is asked for per geom pair.
 #define PF_ODE_MAX_CONTACTS 16
 
+/// Largest friction coefficient a material accepts. 1e6 holds any load a finite scene can put
+/// on a contact (use it where plain ODE code writes mu = dInfinity); larger values would only
+/// overflow mu N in the friction bounds.
+#define PF_ODE_MU_MAX 1e6
+/// Smallest Young's modulus a material accepts [Pa]; softer than any solid (gels are ~1e3 Pa).
+/// Smaller values (a subnormal 1e-310) would turn every Hertz patch into point friction.
+#define PF_ODE_E_MIN 1.0
+
 /// How friction is applied for a geom pair.
 typedef enum pfOdeMode {
     PF_ODE_MODE_EXACT = 0, ///< patch friction, exact wrench (default)
@@ -66,19 +74,19 @@ typedef enum pfOdePatchSource {
 } pfOdePatchSource;
 
 /// Friction material of one geom. Get defaults from pf_ode_default_material().
-/// Two geoms in contact combine as: mu = sqrt(mu_a * mu_b) (both coefficients); mode = STOCK if
+/// Two geoms in contact combine as: mu = sqrt(mu_a) sqrt(mu_b) (both coefficients); mode = STOCK if
 /// either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E;
 /// rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch
 /// wins over AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.
 typedef struct pfOdeMaterial {
-    double mu_s;              ///< static coefficient, finite, >= 0 (default 0.5)
+    double mu_s;              ///< static coefficient, finite, in [0, PF_ODE_MU_MAX] (default 0.5)
     double mu_k;              ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
     pfOdeMode mode;           ///< exact (default), Padé or stock
     pfOdePatchSource source;  ///< automatic (default) or fixed patch
     pfPatchDef patch;         ///< FIXED only: the patch (validated by pf_patch_def_validate)
     double hertz_radius;      ///< Hertz contact radius a [m]: > 0 to give it, 0 (default) to
                               ///< compute it from Hertz theory, a = (3 N R / (4 E*))^(1/3)
-    double youngs_modulus;    ///< E [Pa], finite, > 0 (default 2.1e11, steel)
+    double youngs_modulus;    ///< E [Pa], finite, >= PF_ODE_E_MIN (default 2.1e11, steel)
     double poisson_ratio;     ///< nu, in [0, 0.5) (default 0.3)
     double rolling_d;         ///< rolling-resistance pressure shift d, [0, 1] (P14; default 0)
     double eps_t;             ///< Hertz regularisation of P15/P17 [1/s], >= 0 (default 0)
@@ -264,6 +272,14 @@ typedef struct pfOdePatchInfo {
                          ///< LIMIT criterion the centre of the minimising incipient rotation
     double stick_margin; ///< capacity - demand of the last stick test (P12) [W per unit]
     double drift;        ///< stick: distance from the anchor before the step [m]
+    /* the pair's material and the contact points' normal forces */
+    double combined_mu_s; ///< the pair's static coefficient after combination (pfOdeMaterial) [-]
+    double combined_mu_k; ///< the pair's kinetic coefficient after combination [-]
+    double point_normal_force[PF_ODE_MAX_CONTACTS]; ///< normal force of each contact point in
+                                                    ///< the last step, from its joint's feedback
+                                                    ///< [N]; 0 past contact_count, and 0 with
+                                                    ///< the in-solver coupling (one joint: only
+                                                    ///< the sum normal_force_measured is known)
 } pfOdePatchInfo;
 
 /// Counters since creation (or pf_ode_reset_counters).

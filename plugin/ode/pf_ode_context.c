@@ -78,6 +78,7 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     CHECK_RANGE("mu_s", m->mu_s, m->mu_s >= 0.0, "must be >= 0");
     CHECK_RANGE("mu_k", m->mu_k, m->mu_k >= 0.0, "must be >= 0");
     CHECK_RANGE("mu_k", m->mu_k, m->mu_k <= m->mu_s, "must be <= mu_s");
+    CHECK_RANGE("mu_s", m->mu_s, m->mu_s <= PF_ODE_MU_MAX, "must be <= 1e6");
     if (m->mode != PF_ODE_MODE_EXACT && m->mode != PF_ODE_MODE_PADE &&
         m->mode != PF_ODE_MODE_STOCK) {
         set_err(err, PF_ERR_ENUM, "mode", "%s = %g is not a pfOdeMode", (double)m->mode);
@@ -95,7 +96,8 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     CHECK_FINITE("hertz_radius", m->hertz_radius);
     CHECK_RANGE("hertz_radius", m->hertz_radius, m->hertz_radius >= 0.0, "must be >= 0");
     CHECK_FINITE("youngs_modulus", m->youngs_modulus);
-    CHECK_RANGE("youngs_modulus", m->youngs_modulus, m->youngs_modulus > 0.0, "must be > 0");
+    CHECK_RANGE("youngs_modulus", m->youngs_modulus, m->youngs_modulus >= PF_ODE_E_MIN,
+                "must be >= 1 Pa");
     CHECK_FINITE("poisson_ratio", m->poisson_ratio);
     CHECK_RANGE("poisson_ratio", m->poisson_ratio,
                 m->poisson_ratio >= 0.0 && m->poisson_ratio < 0.5, "must be in [0, 0.5)");
@@ -237,8 +239,10 @@ const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g)
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out)
 {
     memset(out, 0, sizeof *out);
-    out->mu_s = sqrt(a->mu_s * b->mu_s);
-    out->mu_k = sqrt(a->mu_k * b->mu_k);
+    /* sqrt(a) sqrt(b), not sqrt(a b): the product overflows for coefficients above ~1.3e154,
+     * and the combined value never exceeds the larger input */
+    out->mu_s = sqrt(a->mu_s) * sqrt(b->mu_s);
+    out->mu_k = sqrt(a->mu_k) * sqrt(b->mu_k);
     if (out->mu_k > out->mu_s) out->mu_k = out->mu_s;
     if (a->mode == PF_ODE_MODE_STOCK || b->mode == PF_ODE_MODE_STOCK)
         out->mode = PF_ODE_MODE_STOCK;

@@ -413,6 +413,8 @@ static void begin(pfOdePair *p, rowset *rs)
     info->geom1 = p->g1;
     info->geom2 = p->g2;
     info->contact_count = p->step.ncontacts;
+    info->combined_mu_s = p->persist.mat.mu_s;
+    info->combined_mu_k = p->persist.mat.mu_k;
     p->step.has_drive = 0;
     p->step.st_valid = 0;
     pf_ode_to3(dBodyGetPosition(p->step.b1), p->step.pre_G1);
@@ -1168,8 +1170,10 @@ int pf_ode_after_step(pfOdeContext *ctx)
         }
         /* (with the in-solver coupling the normal rows are the patch joint's: fb[] is unused) */
         for (int i = 0; i < (p->step.solver_joint ? 0 : p->step.ncontacts); ++i) {
-            nsum += p->step.fb[i].f1[0] * n[0] + p->step.fb[i].f1[1] * n[1] +
-                    p->step.fb[i].f1[2] * n[2];
+            const double ni = p->step.fb[i].f1[0] * n[0] + p->step.fb[i].f1[1] * n[1] +
+                              p->step.fb[i].f1[2] * n[2];
+            p->step.info.point_normal_force[i] = isfinite(ni) ? ni : 0.0;
+            nsum += ni;
             add3(fo1, p->step.fb[i].f1);
             add3(to1, p->step.fb[i].t1);
             add3(fo2, p->step.fb[i].f2);
