@@ -200,16 +200,23 @@ void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
  *  contact joint per contact point, and (in pf_ode_before_step) one friction joint at the patch
  *  centre. In STOCK mode: plain dContactApprox1 contact joints. Call it from your near callback
  *  in place of dCollide + dJointCreateContact. Geoms without bodies on both sides, or connected
- *  bodies, produce nothing.
+ *  bodies, produce nothing. A pair is collided once per step: a second call for the same two
+ *  geoms (in either order) before the next pf_ode_before_step is a no-op that returns 0, so a
+ *  sub-space descended twice or a callback that meets a pair twice adds no contact and no joint.
  *  @param ctx   the context
  *  @param g1    first geom (its body becomes body 1 if it has one)
  *  @param g2    second geom
  *  @param group the contact group the joints are created in (emptied by the user after
- *               pf_ode_after_step)
- *  @return the number of contact points (>= 0) or a negative status */
+ *               pf_ode_after_step); not 0 (joints in no group would never be emptied)
+ *  @return the number of contact points (>= 0) or a negative status: PF_ERR_NULL (ctx, a geom
+ *          or group is 0), PF_ERR_STATE (a geom is a space), PF_ERR_NO_MEMORY */
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group);
 
-/** Ready-made near callback for dSpaceCollide. Spaces are descended with dSpaceCollide2.
+/** Ready-made near callback for dSpaceCollide. Spaces are descended with dSpaceCollide2, and
+ *  the pairs inside a sub-space are collided once per step however many geoms overlap it.
+ *  Without a contact group (pf_ode_set_contact_group) it creates nothing and the next
+ *  pf_ode_before_step returns PF_ERR_STATE naming "contact_group": the plugin does not create a
+ *  group of its own, because emptying it would take the step loop from the user.
  *  @param data a pfOdeContext whose contact group was set with pf_ode_set_contact_group()
  *  @param g1   first geom or space
  *  @param g2   second geom or space */
@@ -223,16 +230,33 @@ void pf_ode_set_contact_group(pfOdeContext *ctx, dJointGroupID group);
 /** Call after collision detection and after the user's forces are added, immediately before
  *  dWorldStep / dWorldQuickStep with the same dt [s] (> 0, finite). Runs the stick test and
  *  creates the friction joints. Pairs not collided since the last call are forgotten.
+ *  Same as pf_ode_before_step_ex(ctx, dt, NULL).
  *  @param ctx the context
  *  @param dt  the step the world is about to take [s], > 0, finite
- *  @return PF_OK, PF_ERR_NULL or PF_ERR_RANGE (bad dt) */
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_RANGE (bad dt) or PF_ERR_STATE (pf_ode_near_callback ran
+ *          without a contact group: the pairs collided directly were still prepared) */
 int pf_ode_before_step(pfOdeContext *ctx, double dt);
 
-/** Call immediately after dWorldStep / dWorldQuickStep (before emptying the contact group):
- *  reads the joint feedback (normal forces for the next step, diagnostics).
+/** pf_ode_before_step with an error report.
  *  @param ctx the context
- *  @return PF_OK or PF_ERR_NULL */
+ *  @param dt  the step the world is about to take [s], > 0, finite
+ *  @param err optional error report (may be NULL): the field ("ctx", "dt", "contact_group") and
+ *             the value
+ *  @return as pf_ode_before_step */
+int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err);
+
+/** Call immediately after dWorldStep / dWorldQuickStep (before emptying the contact group):
+ *  reads the joint feedback (normal forces for the next step, diagnostics), then releases the
+ *  pairs forgotten (pf_ode_forget_geom) during the step. Same as pf_ode_after_step_ex(ctx, NULL).
+ *  @param ctx the context
+ *  @return PF_OK, PF_ERR_NULL or PF_ERR_STATE (no pf_ode_before_step since the last call) */
 int pf_ode_after_step(pfOdeContext *ctx);
+
+/** pf_ode_after_step with an error report.
+ *  @param ctx the context
+ *  @param err optional error report (may be NULL): the field ("ctx", "pf_ode_before_step")
+ *  @return as pf_ode_after_step */
+int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err);
 
 /// State of a patch in the last step.
 typedef enum pfOdePatchState {

@@ -16,6 +16,11 @@ static void set_err(pfError *err, int status, const char *field, const char *fmt
     snprintf(err->message, sizeof err->message, fmt, field, v);
 }
 
+void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v)
+{
+    set_err(err, status, field, fmt, v);
+}
+
 static void clear_err(pfError *err)
 {
     if (!err) return;
@@ -450,6 +455,7 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     }
     ctx->world = world;
     ctx->cfg = c;
+    ctx->frame = 1; /* a pair's seen stamp 0 means never collided */
     ctx->lcp_zero_step = dCheckConfiguration("ODE_EXT_lcp_zero_step") ? 1 : 0;
     ctx->solver = c.coupling == PF_ODE_COUPLING_SOLVER ||
                   (c.coupling == PF_ODE_COUPLING_AUTO && pf_ode_solver_coupling_available());
@@ -482,6 +488,7 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->mat_keys);
     free(ctx->mat_index);
     free(ctx->mats);
+    free(ctx->spaces_done);
     free(ctx);
 }
 

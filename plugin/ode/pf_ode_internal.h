@@ -138,9 +138,18 @@ struct pfOdeContext {
     int alive_count, alive_cap;
 
     pfOdeCounters counters;
+
+    /* per-step order (pf_ode_patch.c, pf_ode_step.c) */
+    int near_no_group;     ///< pf_ode_near_callback ran this step with no contact group set
+    dSpaceID *spaces_done; ///< sub-spaces whose own pairs the near callback collided this step
+    int spaces_done_count, spaces_done_cap;
+    unsigned long spaces_frame; ///< the step spaces_done belongs to
+    int before_called;          ///< pf_ode_before_step ran and pf_ode_after_step has not yet
 };
 
 /* pf_ode_context.c */
+/// Fill err (may be NULL): status, field and a message printf'd from fmt with field and v.
+void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v);
 pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx);
 int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2);
 int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx);

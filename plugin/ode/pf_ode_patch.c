@@ -7,6 +7,7 @@
 #include "pf_ode_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A face counts as flat on the contact plane when its normal is within ~1.8 degrees of it. */
@@ -625,7 +626,7 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
 
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group)
 {
-    if (!ctx || !g1 || !g2) return PF_ERR_NULL;
+    if (!ctx || !g1 || !g2 || !group) return PF_ERR_NULL;
     if (dGeomIsSpace(g1) || dGeomIsSpace(g2)) return PF_ERR_STATE;
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
     if (!b1 && !b2) return 0;
@@ -647,6 +648,23 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         b1 = b2;
         b2 = tb;
     }
+    /* Either order names one pair: if the pair is known the other way round and that order
+     * keeps the body-1 rule (body 1 has a body, dynamic if either is), use it. */
+    if (b2 && (!dBodyIsKinematic(b2) || dBodyIsKinematic(b1)) &&
+        pf_ode_pair_lookup(ctx, g1, g2) < 0 && pf_ode_pair_lookup(ctx, g2, g1) >= 0) {
+        dGeomID tg = g1;
+        g1 = g2;
+        g2 = tg;
+        dBodyID tb = b1;
+        b1 = b2;
+        b2 = tb;
+    }
+    /* A pair is collided once per step: a second call (a sub-space descended twice, the user's
+     * callback reaching the pair twice) is a no-op, so no contact point or joint is doubled. */
+    {
+        int known = pf_ode_pair_lookup(ctx, g1, g2);
+        if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
+    }
     dContactGeom cg[PF_ODE_MAX_CONTACTS];
     int n = dCollide(g1, g2, PF_ODE_MAX_CONTACTS, cg, sizeof(dContactGeom));
     if (n <= 0) return 0;
@@ -665,8 +683,8 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     int idx = -1;
     if (pf_ode_pair_acquire(ctx, g1, g2, &idx) != PF_OK) return PF_ERR_NO_MEMORY;
     pfOdePair *p = pf_ode_pair_at(ctx, idx);
-    if (p->seen != ctx->frame || p->fresh) {
-        if (p->seen != ctx->frame) p->step.ncontacts = 0;
+    {
+        p->step.ncontacts = 0;
         p->seen = ctx->frame;
         p->step.b1 = b1;
         p->step.b2 = b2;
@@ -691,14 +709,44 @@ void pf_ode_near_callback(void *data, dGeomID g1, dGeomID g2)
     near_cb(data, g1, g2);
 }
 
+/* The pairs inside sub-space s, once per step: dSpaceCollide reports a sub-space once for every
+ * geom or space it overlaps, and descending it each time collided its inner pairs as often. */
+static void collide_inside(pfOdeContext *ctx, dSpaceID s)
+{
+    if (ctx->spaces_frame != ctx->frame) {
+        ctx->spaces_frame = ctx->frame;
+        ctx->spaces_done_count = 0;
+    }
+    for (int i = 0; i < ctx->spaces_done_count; ++i)
+        if (ctx->spaces_done[i] == s) return;
+    if (ctx->spaces_done_count == ctx->spaces_done_cap) {
+        int ncap = ctx->spaces_done_cap ? 2 * ctx->spaces_done_cap : 8;
+        dSpaceID *ns = realloc(ctx->spaces_done, (size_t)ncap * sizeof *ns);
+        if (ns) {
+            ctx->spaces_done = ns;
+            ctx->spaces_done_cap = ncap;
+            ctx->counters.allocations++;
+        }
+    }
+    /* (out of memory: collided again; pf_ode_collide still makes a repeated pair a no-op) */
+    if (ctx->spaces_done_count < ctx->spaces_done_cap)
+        ctx->spaces_done[ctx->spaces_done_count++] = s;
+    dSpaceCollide(s, ctx, near_cb);
+}
+
 static void near_cb(void *data, dGeomID g1, dGeomID g2)
 {
     pfOdeContext *ctx = data;
     if (!ctx) return;
+    if (!ctx->near_group) {
+        /* refused (reported by pf_ode_before_step): joints outside a group are never emptied */
+        ctx->near_no_group = 1;
+        return;
+    }
     if (dGeomIsSpace(g1) || dGeomIsSpace(g2)) {
         dSpaceCollide2(g1, g2, data, near_cb);
-        if (dGeomIsSpace(g1)) dSpaceCollide((dSpaceID)g1, data, near_cb);
-        if (dGeomIsSpace(g2)) dSpaceCollide((dSpaceID)g2, data, near_cb);
+        if (dGeomIsSpace(g1)) collide_inside(ctx, (dSpaceID)g1);
+        if (dGeomIsSpace(g2)) collide_inside(ctx, (dSpaceID)g2);
         return;
     }
     pf_ode_collide(ctx, g1, g2, ctx->near_group);

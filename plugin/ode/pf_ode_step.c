@@ -949,8 +949,20 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
 
 int pf_ode_before_step(pfOdeContext *ctx, double dt)
 {
-    if (!ctx) return PF_ERR_NULL;
-    if (!(dt > 0.0) || !isfinite(dt)) return PF_ERR_RANGE;
+    return pf_ode_before_step_ex(ctx, dt, NULL);
+}
+
+int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!ctx) {
+        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    if (!(dt > 0.0) || !isfinite(dt)) {
+        pf_ode_set_error(err, PF_ERR_RANGE, "dt", "%s = %g is out of range (finite, > 0 s)", dt);
+        return PF_ERR_RANGE;
+    }
     ctx->counters.steps++;
     /* forget pairs that were not collided this step (separated) */
     int w = 0;
@@ -1012,6 +1024,15 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
         }
     }
     ctx->frame++;
+    ctx->before_called = 1;
+    if (ctx->near_no_group) {
+        ctx->near_no_group = 0;
+        pf_ode_set_error(err, PF_ERR_STATE, "contact_group",
+                         "%s is not set: pf_ode_near_callback created no contacts this step "
+                         "(call pf_ode_set_contact_group first)%.0f",
+                         0.0);
+        return PF_ERR_STATE;
+    }
     return PF_OK;
 }
 
@@ -1154,7 +1175,23 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
 
 int pf_ode_after_step(pfOdeContext *ctx)
 {
-    if (!ctx) return PF_ERR_NULL;
+    return pf_ode_after_step_ex(ctx, NULL);
+}
+
+int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!ctx) {
+        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    if (!ctx->before_called) {
+        pf_ode_set_error(err, PF_ERR_STATE, "pf_ode_before_step",
+                         "%s was not called since the last pf_ode_after_step: no step to read%.0f",
+                         0.0);
+        return PF_ERR_STATE;
+    }
+    ctx->before_called = 0;
     dVector3 g;
     dWorldGetGravity(ctx->world, g);
     for (int a = 0; a < ctx->alive_count; ++a) {

@@ -235,6 +235,33 @@ START_TEST(test_near_callback_without_group_refused)
 }
 END_TEST
 
+START_TEST(test_step_errors_name_the_value)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    pfError err;
+    ck_assert_int_eq(pf_ode_before_step_ex(s.pf, NAN, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "dt");
+    ck_assert_ptr_nonnull(strstr(err.message, "nan"));
+    ck_assert_int_eq(pf_ode_before_step_ex(s.pf, -1e-3, &err), PF_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "-0.001"));
+    ck_assert_int_eq(pf_ode_before_step_ex(NULL, 1e-3, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.field, "ctx");
+    /* after_step without before_step: nothing to read */
+    ck_assert_int_eq(pf_ode_after_step_ex(s.pf, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "pf_ode_before_step");
+    /* the near callback without a contact group */
+    dSpaceCollide(s.space, s.pf, pf_ode_near_callback);
+    ck_assert_int_eq(pf_ode_before_step_ex(s.pf, 1e-3, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "contact_group");
+    ck_assert_ptr_nonnull(strstr(err.message, "pf_ode_set_contact_group"));
+    ck_assert_int_eq(pf_ode_after_step_ex(s.pf, &err), PF_OK);
+    ck_assert_int_eq(err.status, PF_OK);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
 /* ---- destroy orders ----------------------------------------------------------------------------
  */
 
@@ -369,6 +396,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_subspace_pair_collided_once);
     tcase_add_test(tc, test_collide_twice_is_a_no_op);
     tcase_add_test(tc, test_near_callback_without_group_refused);
+    tcase_add_test(tc, test_step_errors_name_the_value);
     tcase_add_test(tc, test_destroy_with_joints_pending);
     tcase_add_test(tc, test_body_and_geom_destroyed_after_collide);
     tcase_add_test(tc, test_reused_geom_address_has_no_material);
