@@ -190,9 +190,12 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
     }
     int st = pf_ode_material_validate(m, err);
     if (st != PF_OK) return st;
+    pfOdeMatOwner owner = {dGeomGetClass(geom), dGeomGetBody(geom), 0};
+    owner.gen = pf_ode_body_track(ctx, owner.body);
     int s = mat_slot(ctx, geom);
     if (s >= 0) {
         ctx->mats[ctx->mat_index[s]] = *m;
+        ctx->mat_owner[ctx->mat_index[s]] = owner;
         return PF_OK;
     }
     if ((ctx->mat_count + 1) * 2 > ctx->mat_cap) {
@@ -204,11 +207,13 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
     if (ctx->mat_count == ctx->mats_cap) {
         int ncap = ctx->mats_cap ? ctx->mats_cap * 2 : 64;
         pfOdeMaterial *nm = realloc(ctx->mats, (size_t)ncap * sizeof *nm);
-        if (!nm) {
+        if (nm) ctx->mats = nm;
+        pfOdeMatOwner *no = realloc(ctx->mat_owner, (size_t)ncap * sizeof *no);
+        if (no) ctx->mat_owner = no;
+        if (!nm || !no) {
             set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory%.0f", 0.0);
             return PF_ERR_NO_MEMORY;
         }
-        ctx->mats = nm;
         ctx->mats_cap = ncap;
         ctx->counters.allocations++;
     }
@@ -218,6 +223,7 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
         i = (i + 1) & mask;
     ctx->mat_keys[i] = geom;
     ctx->mat_index[i] = ctx->mat_count;
+    ctx->mat_owner[ctx->mat_count] = owner;
     ctx->mats[ctx->mat_count++] = *m;
     return PF_OK;
 }
@@ -239,6 +245,139 @@ const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g)
 {
     int s = mat_slot(ctx, g);
     return s >= 0 ? &ctx->mats[ctx->mat_index[s]] : &ctx->default_mat;
+}
+
+/* Remove the material in hash slot s (rare; set-time cost only). */
+static void mat_remove(pfOdeContext *ctx, int s)
+{
+    int victim = ctx->mat_index[s];
+    int last = ctx->mat_count - 1;
+    ctx->mats[victim] = ctx->mats[last];
+    ctx->mat_owner[victim] = ctx->mat_owner[last];
+    dGeomID *keys = ctx->mat_keys;
+    int *idx = ctx->mat_index;
+    int cap = ctx->mat_cap;
+    for (int i = 0; i < cap; ++i)
+        if (keys[i] && idx[i] == last) idx[i] = victim;
+    keys[s] = NULL;
+    /* reinsert the cluster after s */
+    int mask = cap - 1;
+    for (int j = (s + 1) & mask; keys[j]; j = (j + 1) & mask) {
+        dGeomID k = keys[j];
+        int v = idx[j];
+        keys[j] = NULL;
+        int t = (int)(hash_ptr(k) & (uint64_t)mask);
+        while (keys[t])
+            t = (t + 1) & mask;
+        keys[t] = k;
+        idx[t] = v;
+    }
+    ctx->mat_count--;
+}
+
+/* A material belongs to the geom it was set for. ODE gives a geom no mark of our own (its data
+ * pointer is the user's), so a geom destroyed without pf_ode_forget_geom is recognised by what
+ * the address holds now: a geom of another class, or a geom whose body at set time has since
+ * been destroyed (the body's sentinel, pf_ode_body_track), is a new geom and gets the default.
+ * A geom moved to another body while its old body lives keeps its material (dGeomSetBody), and
+ * so does a geom set before its first dGeomSetBody. Not caught: a geom destroyed without
+ * forget, its body kept, and a geom of the same class created at the same address. */
+const pfOdeMaterial *pf_ode_material_for(pfOdeContext *ctx, dGeomID g)
+{
+    int s = mat_slot(ctx, g);
+    if (s < 0) return &ctx->default_mat;
+    pfOdeMatOwner *o = &ctx->mat_owner[ctx->mat_index[s]];
+    if (o->cls != dGeomGetClass(g) || (o->body && !pf_ode_body_alive(ctx, o->body, o->gen))) {
+        mat_remove(ctx, s);
+        return &ctx->default_mat;
+    }
+    dBodyID b = dGeomGetBody(g);
+    if (b != o->body) {
+        o->body = b;
+        o->gen = pf_ode_body_track(ctx, b);
+    }
+    return &ctx->mats[ctx->mat_index[s]];
+}
+
+/* ---- bodies --------------------------------------------------------------------------------- */
+
+static int body_slot(const pfOdeContext *ctx, dBodyID b)
+{
+    if (ctx->body_cap == 0) return -1;
+    int mask = ctx->body_cap - 1;
+    int i = (int)(hash_ptr(b) & (uint64_t)mask);
+    while (ctx->bodies[i].body) {
+        if (ctx->bodies[i].body == b) return i;
+        i = (i + 1) & mask;
+    }
+    return -1 - i;
+}
+
+static dJointID new_sentinel(pfOdeContext *ctx, dBodyID b)
+{
+    dJointID j = dJointCreateNull(ctx->world, 0);
+    if (!j) return 0;
+    dJointAttach(j, b, 0);
+    dJointSetData(j, ctx);
+    dJointDisable(j); /* no rows, no island: ODE's step never sees it */
+    return j;
+}
+
+int pf_ode_body_alive(const pfOdeContext *ctx, dBodyID b, unsigned long gen)
+{
+    if (!b) return gen == 0;
+    int s = body_slot(ctx, b);
+    if (s < 0) return 0;
+    const pfOdeBodyEntry *e = &ctx->bodies[s];
+    return e->gen == gen && dJointGetBody(e->sentinel, 0) == b;
+}
+
+int pf_ode_pair_bodies_alive(const pfOdeContext *ctx, const pfOdePair *p)
+{
+    return pf_ode_body_alive(ctx, p->step.b1, p->gen1) &&
+           pf_ode_body_alive(ctx, p->step.b2, p->gen2);
+}
+
+unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
+{
+    if (!b || dBodyGetWorld(b) != ctx->world) return 0;
+    int s = body_slot(ctx, b);
+    if (s >= 0) {
+        pfOdeBodyEntry *e = &ctx->bodies[s];
+        if (dJointGetBody(e->sentinel, 0) == b) return e->gen;
+        /* the body met before was destroyed; this is a new one at its address */
+        dJointID j = new_sentinel(ctx, b);
+        if (!j) return 0;
+        dJointDestroy(e->sentinel);
+        e->sentinel = j;
+        e->gen = ++ctx->body_gen;
+        return e->gen;
+    }
+    if ((ctx->body_count + 1) * 2 > ctx->body_cap) {
+        int ncap = ctx->body_cap ? 2 * ctx->body_cap : 64;
+        pfOdeBodyEntry *nb = calloc((size_t)ncap, sizeof *nb);
+        if (!nb) return 0;
+        for (int i = 0; i < ctx->body_cap; ++i) {
+            if (!ctx->bodies[i].body) continue;
+            int j = (int)(hash_ptr(ctx->bodies[i].body) & (uint64_t)(ncap - 1));
+            while (nb[j].body)
+                j = (j + 1) & (ncap - 1);
+            nb[j] = ctx->bodies[i];
+        }
+        free(ctx->bodies);
+        ctx->bodies = nb;
+        ctx->body_cap = ncap;
+        ctx->counters.allocations++;
+        s = body_slot(ctx, b);
+    }
+    dJointID j = new_sentinel(ctx, b);
+    if (!j) return 0;
+    pfOdeBodyEntry *e = &ctx->bodies[-1 - s];
+    e->body = b;
+    e->sentinel = j;
+    e->gen = ++ctx->body_gen;
+    ctx->body_count++;
+    return e->gen;
 }
 
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out)
@@ -479,6 +618,30 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
 void pf_ode_destroy(pfOdeContext *ctx)
 {
     if (!ctx) return;
+    /* Joints of this step may still be in the user's group (destroyed between before_step and
+     * the step, or before after_step): they would write feedback into the freed pairs, and a
+     * patch joint would call back into them. Every adapter joint is attached to a tracked body
+     * (body 1 of its pair), and a joint is in a body's list exactly while it exists and is
+     * attached: those still there lose their feedback (contact and motor joints keep acting, as
+     * plain ODE's would) or are disabled (a patch joint, whose callback needs the context). A
+     * body destroyed before has detached its joints; a group emptied has destroyed them. */
+    for (int i = 0; i < ctx->body_cap; ++i) {
+        pfOdeBodyEntry *e = &ctx->bodies[i];
+        if (!e->body) continue;
+        if (dJointGetBody(e->sentinel, 0) == e->body) {
+            for (int k = 0, nj = dBodyGetNumJoints(e->body); k < nj; ++k) {
+                dJointID j = dBodyGetJoint(e->body, k);
+                if (j == e->sentinel || dJointGetData(j) != (void *)ctx) continue;
+                dJointSetFeedback(j, NULL);
+                dJointSetData(j, NULL);
+                int t = dJointGetType(j);
+                if (t != dJointTypeContact && t != dJointTypeAMotor) dJointDisable(j);
+            }
+        }
+        dJointDestroy(e->sentinel);
+    }
+    free(ctx->bodies);
+    free(ctx->mat_owner);
     for (int i = 0; i < ctx->chunk_count; ++i)
         free(ctx->chunks[i]);
     free(ctx->chunks);
@@ -504,38 +667,23 @@ void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom)
     for (int a = 0; a < ctx->alive_count; ++a) {
         int idx = ctx->alive[a];
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
-        if (p->g1 == geom || p->g2 == geom)
-            pf_ode_pair_release(ctx, idx);
-        else
+        /* in flight (collided this step, or stepped and not yet read back): its joints hold
+         * feedback into the pair and act in this step, as plain ODE's contacts of a geom
+         * destroyed after collision do; released after the step (pf_ode_after_step) */
+        const int in_flight =
+            p->seen == ctx->frame || (ctx->before_called && p->seen + 1 == ctx->frame);
+        if (p->g1 != geom && p->g2 != geom) {
             ctx->alive[w++] = idx;
+        } else if (in_flight) {
+            p->forgotten = 1;
+            ctx->alive[w++] = idx;
+        } else {
+            pf_ode_pair_release(ctx, idx);
+        }
     }
     ctx->alive_count = w;
     int s = mat_slot(ctx, geom);
-    if (s >= 0) {
-        /* rebuild the material hash without this key (rare; set-time cost only) */
-        int victim = ctx->mat_index[s];
-        int last = ctx->mat_count - 1;
-        ctx->mats[victim] = ctx->mats[last];
-        dGeomID *keys = ctx->mat_keys;
-        int *idx = ctx->mat_index;
-        int cap = ctx->mat_cap;
-        for (int i = 0; i < cap; ++i)
-            if (keys[i] && idx[i] == last) idx[i] = victim;
-        keys[s] = NULL;
-        /* reinsert the cluster after s */
-        int mask = cap - 1;
-        for (int j = (s + 1) & mask; keys[j]; j = (j + 1) & mask) {
-            dGeomID k = keys[j];
-            int v = idx[j];
-            keys[j] = NULL;
-            int t = (int)(hash_ptr(k) & (uint64_t)mask);
-            while (keys[t])
-                t = (t + 1) & mask;
-            keys[t] = k;
-            idx[t] = v;
-        }
-        ctx->mat_count--;
-    }
+    if (s >= 0) mat_remove(ctx, s);
 }
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */

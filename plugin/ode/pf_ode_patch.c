@@ -631,11 +631,14 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
     if (!b1 && !b2) return 0;
     if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return 0;
+    /* (the sentinels that track bodies must be attached in the context's world) */
+    if ((b1 && dBodyGetWorld(b1) != ctx->world) || (b2 && dBodyGetWorld(b2) != ctx->world))
+        return PF_ERR_STATE;
     /* Neither body dynamic (kinematic on kinematic or on the static world): no force can act, and
      * rows with no mobility on either side are a zero pivot for ODE's LDLT (dWorldStep aborts in
      * dxLDLTRemove, "d[i] != 0"). Stock mode keeps ODE's own behaviour. */
     if ((!b1 || dBodyIsKinematic(b1)) && (!b2 || dBodyIsKinematic(b2))) {
-        const pfOdeMaterial *m1 = pf_ode_material_of(ctx, g1), *m2 = pf_ode_material_of(ctx, g2);
+        const pfOdeMaterial *m1 = pf_ode_material_for(ctx, g1), *m2 = pf_ode_material_for(ctx, g2);
         if (m1->mode != PF_ODE_MODE_STOCK && m2->mode != PF_ODE_MODE_STOCK) return 0;
     }
     /* Body 1 is the dynamic one: the stick test models body 1's motion under its loads, and a
@@ -680,26 +683,42 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     }
     if (m == 0) return 0;
 
+    /* the bodies' generations: 0 for a body that cannot be tracked */
+    const unsigned long gen1 = pf_ode_body_track(ctx, b1), gen2 = pf_ode_body_track(ctx, b2);
+    if (!gen1 || (b2 && !gen2)) return PF_ERR_NO_MEMORY;
+    const pfOdeMaterial *m1 = pf_ode_material_for(ctx, g1), *m2 = pf_ode_material_for(ctx, g2);
     int idx = -1;
     if (pf_ode_pair_acquire(ctx, g1, g2, &idx) != PF_OK) return PF_ERR_NO_MEMORY;
     pfOdePair *p = pf_ode_pair_at(ctx, idx);
-    {
-        p->step.ncontacts = 0;
-        p->seen = ctx->frame;
-        p->step.b1 = b1;
-        p->step.b2 = b2;
-        p->step.group = group;
-        pf_ode_combine(pf_ode_material_of(ctx, g1), pf_ode_material_of(ctx, g2), &p->persist.mat);
+    if (!p->fresh && (p->forgotten || p->gen1 != gen1 || p->gen2 != gen2 || p->step.b1 != b1 ||
+                      p->step.b2 != b2)) {
+        /* forgotten, or not the bodies of the pair's past (a geom moved to another body, or a
+         * geom destroyed and a new one made at its address): nothing of the past carries over */
+        memset(&p->persist, 0, sizeof p->persist);
+        p->fresh = 1;
     }
-    int base = p->step.ncontacts;
+    p->forgotten = 0;
+    p->gen1 = gen1;
+    p->gen2 = gen2;
+    p->step.ncontacts = 0;
+    p->seen = ctx->frame;
+    p->step.b1 = b1;
+    p->step.b2 = b2;
+    p->step.group = group;
+    pf_ode_combine(m1, m2, &p->persist.mat);
     for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
         p->step.contacts[p->step.ncontacts++] = cg[i];
 
-    /* Stock mode: ODE's own contact joints now. Patch modes: the normal rows are created in
-     * pf_ode_before_step (their CFM depends on the step, pf_ode_rows.c; with the in-solver
-     * coupling they are part of the patch joint). */
-    if (p->persist.mat.mode == PF_ODE_MODE_STOCK) pf_ode_create_normal_joints(ctx, p, base);
-    return p->step.ncontacts - base;
+    /* Stock mode: ODE's own contact joints now. Patch modes: the patch is built now, while the
+     * geoms surely exist (a geom may be destroyed after the near callback: the adapter reads no
+     * geom after pf_ode_collide returns); the normal rows are created in pf_ode_before_step
+     * (their CFM depends on the step, pf_ode_rows.c; with the in-solver coupling they are part
+     * of the patch joint). */
+    if (p->persist.mat.mode == PF_ODE_MODE_STOCK)
+        pf_ode_create_normal_joints(ctx, p, 0);
+    else
+        pf_ode_build_patch(ctx, p);
+    return p->step.ncontacts;
 }
 
 static void near_cb(void *data, dGeomID g1, dGeomID g2);

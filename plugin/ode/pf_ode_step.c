@@ -450,7 +450,7 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
     memset(in, 0, sizeof *in);
     in->dt = dt;
 
-    pf_ode_build_patch(ctx, p);
+    /* (the patch was built at pf_ode_collide, pf_ode_build_patch) */
     const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
 
     /* masses and loads */
@@ -969,7 +969,9 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
     for (int a = 0; a < ctx->alive_count; ++a) {
         int idx = ctx->alive[a];
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
-        if (p->seen != ctx->frame || p->step.ncontacts == 0)
+        /* or whose body was destroyed since the collision (plain ODE detaches the body's
+         * contact joints then: the pair's rows would have nothing to act on) */
+        if (p->seen != ctx->frame || p->step.ncontacts == 0 || !pf_ode_pair_bodies_alive(ctx, p))
             pf_ode_pair_release(ctx, idx);
         else
             ctx->alive[w++] = idx;
@@ -1150,7 +1152,7 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     int members = 1;
     for (int i = 0, nj = dBodyGetNumJoints(b); i < nj; ++i) {
         const pfOdePair *q = angular_rows_owner(ctx, dBodyGetJoint(b, i));
-        if (!q || q == p || !q->persist.has_hold ||
+        if (!q || q == p || !q->in_use || !q->persist.has_hold ||
             fabs(pf_ode_dot(q->step.n, n)) < PF_ODE_GROUP_PARALLEL)
             continue;
         const double sq = q->step.b1 == b ? 1.0 : -1.0;
@@ -1192,6 +1194,17 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         return PF_ERR_STATE;
     }
     ctx->before_called = 0;
+    /* a body destroyed during the step: its pairs' rows were detached (plain ODE tolerates it);
+     * nothing of it can be read back */
+    int w = 0;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        int idx = ctx->alive[a];
+        if (pf_ode_pair_bodies_alive(ctx, pf_ode_pair_at(ctx, idx)))
+            ctx->alive[w++] = idx;
+        else
+            pf_ode_pair_release(ctx, idx);
+    }
+    ctx->alive_count = w;
     dVector3 g;
     dWorldGetGravity(ctx->world, g);
     for (int a = 0; a < ctx->alive_count; ++a) {
@@ -1343,5 +1356,15 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         p->persist.has_group = 0;
         if (p->persist.has_hold) group_share(ctx, p);
     }
+    /* the pairs forgotten during the step (pf_ode_forget_geom) go now that they are read */
+    w = 0;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        int idx = ctx->alive[a];
+        if (pf_ode_pair_at(ctx, idx)->forgotten)
+            pf_ode_pair_release(ctx, idx);
+        else
+            ctx->alive[w++] = idx;
+    }
+    ctx->alive_count = w;
     return PF_OK;
 }
