@@ -52,6 +52,10 @@ extern "C" {
 /// Smaller values (a subnormal 1e-310) would turn every Hertz patch into point friction.
 #define PF_ODE_E_MIN 1.0
 
+/// Smallest Hertz radius a material may give [m] (also the floor of a computed one): a
+/// subnormal radius would be silently raised to it.
+#define PF_ODE_HERTZ_RADIUS_MIN 1e-7
+
 /// How friction is applied for a geom pair.
 typedef enum pfOdeMode {
     PF_ODE_MODE_EXACT = 0, ///< patch friction, exact wrench (default)
@@ -84,7 +88,8 @@ typedef struct pfOdeMaterial {
     pfOdeMode mode;           ///< exact (default), Padé or stock
     pfOdePatchSource source;  ///< automatic (default) or fixed patch
     pfPatchDef patch;         ///< FIXED only: the patch (validated by pf_patch_def_validate)
-    double hertz_radius;      ///< Hertz contact radius a [m]: > 0 to give it, 0 (default) to
+    double hertz_radius;      ///< Hertz contact radius a [m]: >= PF_ODE_HERTZ_RADIUS_MIN to
+                              ///< give it, 0 (default) to
                               ///< compute it from Hertz theory, a = (3 N R / (4 E*))^(1/3)
     double youngs_modulus;    ///< E [Pa], finite, >= PF_ODE_E_MIN (default 2.1e11, steel)
     double poisson_ratio;     ///< nu, in [0, 0.5) (default 0.3)

@@ -99,7 +99,9 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
         return PF_ERR_ENUM;
     }
     CHECK_FINITE("hertz_radius", m->hertz_radius);
-    CHECK_RANGE("hertz_radius", m->hertz_radius, m->hertz_radius >= 0.0, "must be >= 0");
+    CHECK_RANGE("hertz_radius", m->hertz_radius,
+                m->hertz_radius == 0.0 || m->hertz_radius >= PF_ODE_HERTZ_RADIUS_MIN,
+                "must be 0 or >= 1e-7 m");
     CHECK_FINITE("youngs_modulus", m->youngs_modulus);
     CHECK_RANGE("youngs_modulus", m->youngs_modulus, m->youngs_modulus >= PF_ODE_E_MIN,
                 "must be >= 1 Pa");

@@ -30,7 +30,7 @@
  * contact reaches, so that row's lambda is always clamped at its lower bound 0 (inert). */
 #define PF_ODE_INERT_NORMAL_VEL 1e4
 /* Smallest computed Hertz radius [m] (a -> 0 as N -> 0). */
-#define PF_ODE_MIN_HERTZ_RADIUS 1e-7
+#define PF_ODE_MIN_HERTZ_RADIUS PF_ODE_HERTZ_RADIUS_MIN
 
 typedef struct rowset {
     int fric;                             /* create the friction contact joint */
@@ -397,7 +397,10 @@ static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
         cnt->stock_steps++;
         break;
     case PF_ODE_STATE_NONE:
-        break;
+        /* dropped for this step (a non-finite input): only the report says so; the state and
+         * its anchor carry over to the next step */
+        p->step.info.state = next;
+        return;
     }
     p->persist.state = next;
     p->step.info.state = next;
@@ -574,7 +577,7 @@ static void point_rows(const pfOdePair *p, const stepinputs *in, rowset *rs)
     const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
     const pfTwist tw = in->tw;
     const double N = in->N;
-    if (in->small) {
+    if (in->small || !(in->vt > 0.0)) { /* (vt = 0 at rest: no direction to slide along) */
         memcpy(rs->t1, x, sizeof rs->t1);
         memcpy(rs->t2, y, sizeof rs->t2);
         rs->b1 = rs->b2 = p->persist.mat.mu_s * N;
@@ -840,6 +843,10 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     stepinputs in;
     if (!gather(ctx, p, dt, &in)) {
         ctx->counters.dropped_nonfinite++;
+        /* the step's scratch says "no patch": nothing of an earlier step is left in it */
+        p->step.kind = PF_ODE_KIND_POINT;
+        p->step.def = pf_default_patch_def();
+        p->step.rho_g = 0.0;
         set_state(ctx, p, PF_ODE_STATE_NONE);
         return 0;
     }
@@ -1329,7 +1336,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         p->step.info.wrench.mz = pf_ode_dot(mc, p->step.n);
         /* the stick rows' wrench and whether the bodies carry other patches, for the next
          * step's hold test */
-        p->persist.has_hold = p->persist.state == PF_ODE_STATE_STICK && !p->step.solver_joint &&
+        p->persist.has_hold = p->step.info.state == PF_ODE_STATE_STICK && !p->step.solver_joint &&
                               pf_ode_finite3(F) && pf_ode_finite3(mc);
         if (p->persist.has_hold) {
             memcpy(p->persist.hold_f, F, sizeof p->persist.hold_f);

@@ -108,6 +108,11 @@ START_TEST(test_subnormal_modulus_rejected)
     ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_ERR_RANGE);
     m.youngs_modulus = 1e6; /* rubber */
     ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_OK);
+    m.hertz_radius = 1e-310; /* would be raised to the floor without a word */
+    ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "hertz_radius");
+    m.hertz_radius = 1e-3;
+    ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_OK);
 }
 END_TEST
 
@@ -385,6 +390,44 @@ START_TEST(test_forget_between_collide_and_step)
 }
 END_TEST
 
+START_TEST(test_dropped_patch_keeps_its_state)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    for (int i = 0; i < 20; ++i) {
+        dBodyAddForce(s.body, 0.5, 0, 0); /* held: below mu_s m g */
+        pf_ode_test_step(&s);
+    }
+    int idx = pf_ode_pair_lookup(s.pf, s.geom, s.plane);
+    ck_assert_int_ge(idx, 0);
+    const pfOdePair *p = pf_ode_pair_at(s.pf, idx);
+    ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
+    double anchor[3];
+    memcpy(anchor, p->persist.anchor1, sizeof anchor);
+    /* a NaN load drops the patch for one step (not stepped: ODE would integrate the NaN) */
+    dBodyAddForce(s.body, NAN, 0, 0);
+    ck_assert_int_eq(pf_ode_collide(s.pf, s.plane, s.geom, s.group), 4);
+    ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+    ck_assert_int_eq(info.state, PF_ODE_STATE_NONE);
+    /* the report says dropped; the state and its anchor carry over, the scratch is cleared */
+    ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
+    ck_assert_double_eq(p->step.rho_g, 0.0);
+    ck_assert_int_eq(p->step.kind, PF_ODE_KIND_POINT);
+    dJointGroupEmpty(s.group);
+    dBodySetForce(s.body, 0, 0, 0);
+    ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+    dBodyAddForce(s.body, 0.5, 0, 0);
+    pf_ode_test_step(&s);
+    ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
+    for (int k = 0; k < 3; ++k)
+        ck_assert_double_eq_tol(p->persist.anchor1[k], anchor[k], 1e-12);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ode_lifecycle");
@@ -401,6 +444,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_body_and_geom_destroyed_after_collide);
     tcase_add_test(tc, test_reused_geom_address_has_no_material);
     tcase_add_test(tc, test_forget_between_collide_and_step);
+    tcase_add_test(tc, test_dropped_patch_keeps_its_state);
     suite_add_tcase(s, tc);
     return s;
 }
