@@ -175,13 +175,18 @@ typedef struct pfOdeContext pfOdeContext;
  *          coupling SOLVER without the patch series), PF_ERR_ENUM or PF_ERR_NO_MEMORY */
 int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pfError *err);
 
-/** Destroy a context. Joints already created stay in the user's groups. Call before
- *  dWorldDestroy.
+/** Destroy a context. Joints already created stay in the user's groups; those still attached
+ *  to a body lose their feedback pointer into the context (a patch joint of the in-solver
+ *  coupling is disabled), so destroying between pf_ode_before_step and the step is safe. Call
+ *  before dWorldDestroy: the sentinels that track bodies (disabled null joints, one per body the
+ *  context met, docs/integration.md §3) belong to the world and are destroyed here.
  *  @param ctx the context (NULL is ignored) */
 void pf_ode_destroy(pfOdeContext *ctx);
 
 /** Set the material of one geom (copied; pairs combine their materials when pf_ode_collide
- *  first sees them in a step, so it takes effect from the next collision).
+ *  first sees them in a step, so it takes effect from the next collision). The material stays
+ *  with the geom when it moves to another body (dGeomSetBody) and is dropped when the geom's
+ *  body is destroyed or a geom of another class appears at its address.
  *  @param ctx  the context
  *  @param geom the geom
  *  @param m    the material (validated; a rejected one leaves the geom's material unchanged)
@@ -196,7 +201,11 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
  *  @return PF_OK, PF_ERR_NULL or an error of pf_ode_material_validate */
 int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err);
 
-/** Forget a geom's material and every pair state that involves it (call before dGeomDestroy).
+/** Forget a geom's material and every pair state that involves it. Recommended before
+ *  dGeomDestroy (destroying without it is safe, but a same-class geom made at the address of a
+ *  geom whose body lives on would take the material: docs/integration.md §3). Called between
+ *  collision and pf_ode_after_step, the pair's contacts still act in this step and the pair is
+ *  released after pf_ode_after_step has read it; the material goes at once.
  *  @param ctx  the context (NULL is ignored)
  *  @param geom the geom (NULL is ignored) */
 void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
