@@ -24,14 +24,13 @@ static void ensure_ode(void)
     }
 }
 
-/* Enabled contact joints attached to b (the adapter's disabled sentinels are not counted). */
+/* Enabled joints attached to b: the contact, motor (and, with the in-solver coupling, patch)
+ * joints of the step; the adapter's sentinels are disabled and not counted. */
 static int contact_joints(dBodyID b)
 {
     int n = 0;
-    for (int i = 0; i < dBodyGetNumJoints(b); ++i) {
-        dJointID j = dBodyGetJoint(b, i);
-        if (dJointIsEnabled(j) && dJointGetType(j) == dJointTypeContact) n++;
-    }
+    for (int i = 0; i < dBodyGetNumJoints(b); ++i)
+        if (dJointIsEnabled(dBodyGetJoint(b, i))) n++;
     return n;
 }
 
