@@ -651,21 +651,14 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         b1 = b2;
         b2 = tb;
     }
-    /* Either order names one pair: if the pair is known the other way round and that order
-     * keeps the body-1 rule (body 1 has a body, dynamic if either is), use it. */
-    if (b2 && (!dBodyIsKinematic(b2) || dBodyIsKinematic(b1)) &&
-        pf_ode_pair_lookup(ctx, g1, g2) < 0 && pf_ode_pair_lookup(ctx, g2, g1) >= 0) {
-        dGeomID tg = g1;
-        g1 = g2;
-        g2 = tg;
-        dBodyID tb = b1;
-        b1 = b2;
-        b2 = tb;
-    }
-    /* A pair is collided once per step: a second call (a sub-space descended twice, the user's
-     * callback reaching the pair twice) is a no-op, so no contact point or joint is doubled. */
+    /* A pair is collided once per step: a second call in either geom order (a sub-space
+     * descended twice, the user's callback reaching the pair twice) is a no-op, so no contact
+     * point or joint is doubled. The first call's order stays the pair's key (body 1 is the
+     * first geom's body, as documented). */
     {
         int known = pf_ode_pair_lookup(ctx, g1, g2);
+        if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
+        known = pf_ode_pair_lookup(ctx, g2, g1);
         if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
     }
     dContactGeom cg[PF_ODE_MAX_CONTACTS];
