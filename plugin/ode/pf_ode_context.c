@@ -356,11 +356,25 @@ unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
         return e->gen;
     }
     if ((ctx->body_count + 1) * 2 > ctx->body_cap) {
-        int ncap = ctx->body_cap ? 2 * ctx->body_cap : 64;
+        /* rebuilt without the bodies destroyed since (their sentinels go with them), so the
+         * table follows the bodies alive, not every body ever met */
+        int live = 1;
+        for (int i = 0; i < ctx->body_cap; ++i)
+            live += ctx->bodies[i].body &&
+                    dJointGetBody(ctx->bodies[i].sentinel, 0) == ctx->bodies[i].body;
+        int ncap = 64;
+        while (live * 4 > ncap)
+            ncap *= 2;
         pfOdeBodyEntry *nb = calloc((size_t)ncap, sizeof *nb);
         if (!nb) return 0;
+        ctx->body_count = 0;
         for (int i = 0; i < ctx->body_cap; ++i) {
             if (!ctx->bodies[i].body) continue;
+            if (dJointGetBody(ctx->bodies[i].sentinel, 0) != ctx->bodies[i].body) {
+                dJointDestroy(ctx->bodies[i].sentinel);
+                continue;
+            }
+            ctx->body_count++;
             int j = (int)(hash_ptr(ctx->bodies[i].body) & (uint64_t)(ncap - 1));
             while (nb[j].body)
                 j = (j + 1) & (ncap - 1);

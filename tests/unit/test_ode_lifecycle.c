@@ -427,6 +427,32 @@ START_TEST(test_dropped_patch_keeps_its_state)
 }
 END_TEST
 
+START_TEST(test_body_table_follows_live_bodies)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    /* 400 bodies made, collided, destroyed without forget, as a spawner of debris would */
+    for (int k = 0; k < 400; ++k) {
+        dGeomID g;
+        dBodyID b = add_box(s.world, s.space, 0.05, 0.05, 0.05, 0.2, 0.3 + 0.01 * (k % 7), 0,
+                            0.025 - 1e-5, &g);
+        pf_ode_test_step(&s);
+        dGeomDestroy(g);
+        dBodyDestroy(b);
+    }
+    pf_ode_test_step(&s);
+    /* the table holds the live bodies (the resting box and a few dead ones awaiting a rebuild),
+     * not the 400 met */
+    ck_assert_int_le(s.pf->body_count, 40);
+    ck_assert_int_le(s.pf->body_cap, 128);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+    ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ode_lifecycle");
@@ -444,6 +470,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_reused_geom_address_has_no_material);
     tcase_add_test(tc, test_forget_between_collide_and_step);
     tcase_add_test(tc, test_dropped_patch_keeps_its_state);
+    tcase_add_test(tc, test_body_table_follows_live_bodies);
     suite_add_tcase(s, tc);
     return s;
 }
