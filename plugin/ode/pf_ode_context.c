@@ -2,6 +2,7 @@
  * Memory is allocated at creation and when a table grows; never per step in steady state. */
 #include "pf_ode_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -396,13 +397,22 @@ unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
     return e->gen;
 }
 
+/* sqrt(a b) for a, b >= 0 that cannot overflow or underflow: the product overflows for
+ * coefficients above ~1.3e154 (and underflows below ~1e-154), where sqrt(a) sqrt(b) is used (it
+ * never exceeds the larger input). In the normal range sqrt(a b) itself, which keeps every
+ * trajectory bit for bit as before (the two differ in the last bit, and chaotic scenes amplify
+ * that). */
+static double geometric_mean(double a, double b)
+{
+    const double p = a * b;
+    return (isfinite(p) && p >= DBL_MIN) ? sqrt(p) : sqrt(a) * sqrt(b);
+}
+
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out)
 {
     memset(out, 0, sizeof *out);
-    /* sqrt(a) sqrt(b), not sqrt(a b): the product overflows for coefficients above ~1.3e154,
-     * and the combined value never exceeds the larger input */
-    out->mu_s = sqrt(a->mu_s) * sqrt(b->mu_s);
-    out->mu_k = sqrt(a->mu_k) * sqrt(b->mu_k);
+    out->mu_s = geometric_mean(a->mu_s, b->mu_s);
+    out->mu_k = geometric_mean(a->mu_k, b->mu_k);
     if (out->mu_k > out->mu_s) out->mu_k = out->mu_s;
     if (a->mode == PF_ODE_MODE_STOCK || b->mode == PF_ODE_MODE_STOCK)
         out->mode = PF_ODE_MODE_STOCK;
