@@ -78,10 +78,11 @@ typedef enum pfOdePatchSource {
 } pfOdePatchSource;
 
 /// Friction material of one geom. Get defaults from pf_ode_default_material().
-/// Two geoms in contact combine as: mu = sqrt(mu_a) sqrt(mu_b) (both coefficients); mode = STOCK if
-/// either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E;
-/// rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch
-/// wins over AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.
+/// Two geoms in contact combine as: mu = sqrt(mu_a mu_b) (both coefficients, without overflow);
+/// mode = STOCK if either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum
+/// (1-nu^2)/E; rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a
+/// FIXED patch wins over AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is
+/// LIMIT.
 typedef struct pfOdeMaterial {
     double mu_s;              ///< static coefficient, finite, in [0, PF_ODE_MU_MAX] (default 0.5)
     double mu_k;              ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
