@@ -335,6 +335,8 @@ typedef struct pfOdeCounters {
     long long pairs_forgotten;         ///< pair states dropped after separation
     long long dropped_nonfinite;       ///< patches dropped because an input was NaN / Inf
     long long allocations;             ///< internal (re)allocations after creation
+    long long supports_carried;        ///< patch-steps of a stuck face kept on the last step's
+                                       ///< support: ODE reported no contact (apart by a gap)
 } pfOdeCounters;
 
 /** Number of patches of the current step.

@@ -341,6 +341,26 @@ int pf_ode_pair_bodies_alive(const pfOdeContext *ctx, const pfOdePair *p)
            pf_ode_body_alive(ctx, p->step.b2, p->gen2);
 }
 
+void pf_ode_body_add_patch(pfOdeContext *ctx, dBodyID b)
+{
+    int s = b ? body_slot(ctx, b) : -1;
+    if (s < 0) return;
+    pfOdeBodyEntry *e = &ctx->bodies[s];
+    if (e->patch_frame != ctx->frame) {
+        e->patch_frame = ctx->frame;
+        e->patches = 0;
+    }
+    e->patches++;
+}
+
+int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b)
+{
+    int s = b ? body_slot(ctx, b) : -1;
+    if (s < 0) return 0;
+    const pfOdeBodyEntry *e = &ctx->bodies[s];
+    return e->patch_frame == ctx->frame ? e->patches : 0;
+}
+
 unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
 {
     if (!b || dBodyGetWorld(b) != ctx->world) return 0;

@@ -50,6 +50,15 @@ typedef struct pfOdePairPersist {
     double group_f[3];    ///< the other members' friction force on the group's body (world) [N]
     double group_m[3];    ///< and its moment about this patch's centre (world) [N m]
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
+    /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
+    int has_support;                           ///< the last patch was a face on a face
+    int support_nv;                            ///< its vertices
+    int support_run;                           ///< steps carried in a row
+    double support_v1[PF_ODE_MAX_CONTACTS][3]; ///< the vertices on body 1's face (body 1) [m]
+    double support_c1[3], support_x1[3];       ///< patch centre and x axis (body 1)
+    double support_c2[3], support_n2[3];       ///< body 2's face: point, outward normal (body 2
+                                               ///< frame; world without a body 2)
+    pfPatchDef support_def;                    ///< the patch
 } pfOdePairPersist;
 
 /// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
@@ -84,6 +93,7 @@ typedef struct pfOdePairStep {
     int solver_at_rest;      ///< 1: at rest when the step began (stick_decide ran the static test)
     pfTwist roll;            ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
     int solver_sticks;       ///< the last projection kept the patch at rest
+    double solver_cfm[3];    ///< the patch joint's friction-row CFM (dJointSetPatchFrictionCFM)
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):
     double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
@@ -115,9 +125,11 @@ typedef struct pfOdePair {
 /// at the same address never carries the old sentinel. The generation tells the body at an
 /// address apart from an earlier one there.
 typedef struct pfOdeBodyEntry {
-    dBodyID body;      ///< key (0: free slot)
-    dJointID sentinel; ///< owned by the context; destroyed in pf_ode_destroy
-    unsigned long gen; ///< generation stamp, > 0
+    dBodyID body;              ///< key (0: free slot)
+    dJointID sentinel;         ///< owned by the context; destroyed in pf_ode_destroy
+    unsigned long gen;         ///< generation stamp, > 0
+    unsigned long patch_frame; ///< the frame of patches
+    int patches;               ///< patches on the body in that frame (pf_ode_body_add_patch)
 } pfOdeBodyEntry;
 
 /// Who a material was set for: the geom's class and body then (pf_ode_material_for).
@@ -134,6 +146,8 @@ struct pfOdeContext {
     int lcp_zero_step; ///< 1: dWorldStep's Dantzig takes degenerate zero steps
                        ///< (ODE_EXT_lcp_zero_step)
     dJointGroupID near_group;
+    dJointGroupID frame_group; ///< a contact group passed to pf_ode_collide this frame
+    unsigned long frame_group_frame;
     unsigned long frame;
 
     /* materials: open addressing geom -> index into mats */
@@ -190,12 +204,18 @@ unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b);
 /// 1 if body b (0 with gen 0: the static environment) still exists and is the one of
 /// generation gen.
 int pf_ode_body_alive(const pfOdeContext *ctx, dBodyID b, unsigned long gen);
+/// Counts one more patch on body b in this frame (b tracked; 0 is ignored).
+void pf_ode_body_add_patch(pfOdeContext *ctx, dBodyID b);
+/// The patches counted on body b in this frame (0 for 0 or an untracked body).
+int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b);
 /// 1 if both bodies of a pair are alive (pf_ode_body_alive).
 int pf_ode_pair_bodies_alive(const pfOdeContext *ctx, const pfOdePair *p);
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out);
 
 /* pf_ode_patch.c */
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
+/// A stuck face patch that was not collided this step keeps the last step's support (1), or not.
+int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
 

@@ -246,6 +246,44 @@ static double plane_along(const double *P, const double *n, const double *fc, co
  * zero: a resting two-box stack got one, the offset tower four and 1 mm of creep at 5 ms); with
  * patches/0004 (ODE_EXT_lcp_zero_step) it takes them, and the tower rests to 1e-12 m at 5 ms
  * instead of 7e-7 m. */
+/* Keeps the face support of this step's patch for the next (pf_ode_carry_support): the polygon's
+ * vertices and centre on body 1's face and the patch axis in body 1's frame, body 2's face plane
+ * in body 2's frame (the world's if body 2 is static), and the patch. */
+static void record_support(pfOdePair *p, const double *P0, const double *ax, const double *ay,
+                           const double *xy, int nv, const double *c1, const double *nf1,
+                           const double *c2, const double *nf2)
+{
+    pfOdePairPersist *s = &p->persist;
+    const double *n = p->step.n;
+    dBodyID b1 = p->step.b1, b2 = p->step.b2;
+    if (!b1 || nv < 3 || nv > PF_ODE_MAX_CONTACTS) return;
+    for (int i = 0; i < nv; ++i) {
+        double P[3];
+        for (int k = 0; k < 3; ++k)
+            P[k] = P0[k] + xy[2 * i] * ax[k] + xy[2 * i + 1] * ay[k];
+        const double t1 = plane_along(P, n, c1, nf1);
+        dVector3 l;
+        dBodyGetPosRelPoint(b1, P[0] + t1 * n[0], P[1] + t1 * n[1], P[2] + t1 * n[2], l);
+        pf_ode_to3(l, s->support_v1[i]);
+    }
+    const double t0 = plane_along(P0, n, c1, nf1);
+    dVector3 l;
+    dBodyGetPosRelPoint(b1, P0[0] + t0 * n[0], P0[1] + t0 * n[1], P0[2] + t0 * n[2], l);
+    pf_ode_to3(l, s->support_c1);
+    pf_ode_to_body_vec(b1, ax, s->support_x1);
+    if (b2) {
+        dBodyGetPosRelPoint(b2, c2[0], c2[1], c2[2], l);
+        pf_ode_to3(l, s->support_c2);
+        pf_ode_to_body_vec(b2, nf2, s->support_n2);
+    } else {
+        memcpy(s->support_c2, c2, sizeof s->support_c2);
+        memcpy(s->support_n2, nf2, sizeof s->support_n2);
+    }
+    s->support_def = p->step.def;
+    s->support_nv = nv;
+    s->has_support = 1;
+}
+
 static void face_contacts(pfOdePair *p, int all, const double *P0, const double *ax,
                           const double *ay, const double *xy, int nv, const double *c1,
                           const double *nf1, const double *c2, const double *nf2)
@@ -253,6 +291,7 @@ static void face_contacts(pfOdePair *p, int all, const double *P0, const double 
     const double *n = p->step.n;
     if (fabs(pf_ode_dot(n, nf1)) < PF_ODE_FACE_COS || fabs(pf_ode_dot(n, nf2)) < PF_ODE_FACE_COS)
         return;
+    record_support(p, P0, ax, ay, xy, nv, c1, nf1, c2, nf2);
     /* a vertex is covered by a contact of ODE's within this distance in the contact plane */
     double ext2 = 0.0;
     for (int i = 0; i < nv; ++i)
@@ -455,6 +494,8 @@ static double curvature_radius(dGeomID g)
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
 {
     int n = p->step.ncontacts;
+    p->persist.has_support = 0; /* set again by face_contacts */
+    p->persist.support_run = 0;
     double c0[3] = {0, 0, 0}, nn[3] = {0, 0, 0};
     for (int i = 0; i < n; ++i)
         for (int k = 0; k < 3; ++k) {
@@ -519,6 +560,95 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     }
     /* an edge or a single point: point friction (counted in before_step) */
     p->step.kind = PF_ODE_KIND_POINT;
+}
+
+/* A stuck face whose faces have come apart by a gap keeps its support for the step.
+ * Why: ODE reports contacts only where faces interpenetrate, and its spaces do not even call the
+ * near callback for geoms whose bounding boxes are apart (an axis-aligned ground plane's box ends
+ * at its surface). QuickStep's unconverged rows lift a resting face to a gap of about 1e-7 m
+ * every few steps; its pair then vanished for a step: no normal row, the box fell freely for the
+ * step (g dt, 9.8 mm/s at 1 ms), landed with that speed on whichever corner came first, and its
+ * stick anchor was lost. Carried, the pair keeps a speculative row at each vertex of the last
+ * patch, which lets the faces approach by their gap within the step and no further
+ * (pf_ode_normal_contacts), and keeps its state and anchor. Only from the bodies (no geom is
+ * read: one may have been destroyed), for a stuck face patch collided in the last step, while
+ * the largest gap is below PF_ODE_CARRY_GAP of the patch's size and for at most
+ * PF_ODE_CARRY_STEPS steps in a row (a face lifted for good, or a geom destroyed without
+ * pf_ode_forget_geom, lets go within them). */
+#define PF_ODE_CARRY_GAP 1e-3
+#define PF_ODE_CARRY_STEPS 4
+#define PF_ODE_CARRY_SINK 1e-6
+int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
+{
+    pfOdePairPersist *s = &p->persist;
+    if (!s->has_support || p->fresh || p->forgotten || p->seen + 1 != ctx->frame ||
+        s->state != PF_ODE_STATE_STICK || s->mat.mode == PF_ODE_MODE_STOCK || s->mat.fixed ||
+        s->support_run >= PF_ODE_CARRY_STEPS || ctx->frame_group_frame != ctx->frame ||
+        !ctx->frame_group || !pf_ode_pair_bodies_alive(ctx, p))
+        return 0;
+    dBodyID b1 = p->step.b1, b2 = p->step.b2;
+    double c2[3], n2[3], c1[3], x1[3];
+    dVector3 w;
+    if (b2) {
+        dBodyGetRelPointPos(b2, s->support_c2[0], s->support_c2[1], s->support_c2[2], w);
+        pf_ode_to3(w, c2);
+        dBodyVectorToWorld(b2, s->support_n2[0], s->support_n2[1], s->support_n2[2], w);
+        pf_ode_to3(w, n2);
+    } else {
+        memcpy(c2, s->support_c2, sizeof c2);
+        memcpy(n2, s->support_n2, sizeof n2);
+    }
+    dBodyGetRelPointPos(b1, s->support_c1[0], s->support_c1[1], s->support_c1[2], w);
+    pf_ode_to3(w, c1);
+    dBodyVectorToWorld(b1, s->support_x1[0], s->support_x1[1], s->support_x1[2], w);
+    pf_ode_to3(w, x1);
+    /* the patch normal: body 2's face normal, which points into body 1 */
+    normalize(n2);
+    double xn = pf_ode_dot(x1, n2);
+    for (int k = 0; k < 3; ++k)
+        x1[k] -= xn * n2[k];
+    normalize(x1);
+    double size2 = 0.0, gap = 0.0;
+    dContactGeom cg[PF_ODE_MAX_CONTACTS];
+    for (int i = 0; i < s->support_nv; ++i) {
+        double P[3];
+        dBodyGetRelPointPos(b1, s->support_v1[i][0], s->support_v1[i][1], s->support_v1[i][2], w);
+        pf_ode_to3(w, P);
+        double d[3] = {c2[0] - P[0], c2[1] - P[1], c2[2] - P[2]}, r[3];
+        for (int k = 0; k < 3; ++k)
+            r[k] = P[k] - c1[k];
+        size2 = fmax(size2, pf_ode_dot(r, r));
+        memset(&cg[i], 0, sizeof cg[i]);
+        for (int k = 0; k < 3; ++k) {
+            cg[i].pos[k] = P[k];
+            cg[i].normal[k] = n2[k];
+        }
+        cg[i].depth = pf_ode_dot(d, n2); /* negative where apart */
+        cg[i].g1 = 0;                    /* no geom is read or handed on: one may be gone */
+        cg[i].g2 = 0;
+        cg[i].side1 = cg[i].side2 = -1;
+        gap = fmax(gap, -cg[i].depth);
+    }
+    if (!(gap <= PF_ODE_CARRY_GAP * sqrt(size2)) || !pf_ode_finite3(c1) || !pf_ode_finite3(x1) ||
+        !pf_ode_finite3(n2))
+        return 0;
+    /* let the faces close the gap and meet by PF_ODE_CARRY_SINK of the patch's size, so that ODE
+     * reports the contact again (landing at a zero gap, no contact is reported) */
+    for (int i = 0; i < s->support_nv; ++i)
+        cg[i].depth -= PF_ODE_CARRY_SINK * sqrt(size2);
+    memcpy(p->step.contacts, cg, sizeof(dContactGeom) * (size_t)s->support_nv);
+    p->step.ncontacts = s->support_nv;
+    memcpy(p->step.c, c1, sizeof c1);
+    memcpy(p->step.n, n2, sizeof n2);
+    memcpy(p->step.x, x1, sizeof x1);
+    pf_ode_cross(n2, x1, p->step.y);
+    p->step.def = s->support_def;
+    p->step.kind = PF_ODE_KIND_PATCH;
+    p->step.group = ctx->frame_group;
+    p->seen = ctx->frame;
+    s->support_run++;
+    ctx->counters.supports_carried++;
+    return 1;
 }
 
 /* The contacts of points first .. ncontacts-1 as ODE contacts: dContactApprox1 point friction in
@@ -627,6 +757,9 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group)
 {
     if (!ctx || !g1 || !g2 || !group) return PF_ERR_NULL;
+    /* a group the user passed this frame: alive this step (pf_ode_carry_support) */
+    ctx->frame_group = group;
+    ctx->frame_group_frame = ctx->frame;
     if (dGeomIsSpace(g1) || dGeomIsSpace(g2)) return PF_ERR_STATE;
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
     if (!b1 && !b2) return 0;

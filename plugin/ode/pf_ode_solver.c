@@ -75,6 +75,24 @@ static int adapter_holds(const pfOdePair *p, const pfPatchDef *def, double N)
 static int holding_wrench_holds(const pfOdePair *p, const pfPatchDef *def, double N,
                                 const double A[9], pfWrench fw)
 {
+    /* The rows' CFM C (relative, dJointSetPatchFrictionCFM) lets them yield by C lambda / h, so
+     * the solver's lambda* falls short of the rigid rows' holding wrench by about A0^-1 C lambda*
+     * (A0 = A - C / h the block without it): exactly so for a body held by this patch alone, where
+     * it is eps lambda*, a breakaway eps = 1e-6 late. The test takes the rigid wrench. */
+    if (p->step.dt > 0.0) {
+        double A0[9], cl[3], corr[3];
+        memcpy(A0, A, sizeof A0);
+        const double lam[3] = {fw.fx, fw.fy, fw.mz};
+        for (int k = 0; k < 3; ++k) {
+            A0[4 * k] -= p->step.solver_cfm[k] / p->step.dt;
+            cl[k] = p->step.solver_cfm[k] / p->step.dt * lam[k];
+        }
+        if (solve3(A0, cl, corr)) {
+            fw.fx += corr[0];
+            fw.fy += corr[1];
+            fw.mz += corr[2];
+        }
+    }
     double Am[9], a[3], araw[3];
     memcpy(Am, p->step.model_A, sizeof Am);
     for (int i = 0; i < 3; ++i) {
@@ -189,18 +207,27 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dJointSetPatchFrame(j, centre, t1, nrm);
     dJointSetPatchMotion(j, isfinite(m1) ? m1 : 0.0, isfinite(m2) ? m2 : 0.0,
                          isfinite(spin_vel) ? spin_vel : 0.0);
-    /* the friction rows' relative CFM, as on the adapter's own rows (pf_ode_rows.c): two patches
-     * that hold one body in a closed chain (a box on two boxes) make these rows redundant, and
-     * with the world's absolute CFM the holding wrench lambda* of the rows, which the stick test
-     * reads, is set by rounding (a 1 kg pyramid: spin moments of 1e6 N m) */
-    pfOdeMobility mb1, mb2;
-    pf_ode_mobility(p->step.b1, &mb1);
-    pf_ode_mobility(p->step.b2, &mb2);
-    const dReal cfm[3] = {
-        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.x), p->step.dt),
-        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.y), p->step.dt),
-        pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->step.n), p->step.dt)};
+    /* The friction rows' relative CFM, as on the adapter's own rows (pf_ode_rows.c), where they
+     * can be redundant: on a body held by more than one patch. Two patches that hold one body
+     * in a closed chain (a box on two boxes) make their rows redundant, and with the world's
+     * absolute CFM the holding wrench lambda* that the stick test reads was set by rounding (a
+     * pyramid of 1 kg cubes: spin moments of 1e6 N m; it toppled). A body held by one patch
+     * keeps rigid rows: there the CFM only perturbs the exact breakaway (and changed the pivots
+     * of one Dantzig problem of a block at dt = 0.1 ms into an "LCP internal error"). */
+    dReal cfm[3] = {-1.0, -1.0, -1.0};
+    if (pf_ode_body_patches(ctx, p->step.b1) > 1 || pf_ode_body_patches(ctx, p->step.b2) > 1) {
+        pfOdeMobility mb1, mb2;
+        pf_ode_mobility(p->step.b1, &mb1);
+        pf_ode_mobility(p->step.b2, &mb2);
+        cfm[0] =
+            pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.x), p->step.dt);
+        cfm[1] =
+            pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.y), p->step.dt);
+        cfm[2] = pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->step.n), p->step.dt);
+    }
     dJointSetPatchFrictionCFM(j, cfm);
+    for (int k = 0; k < 3; ++k)
+        p->step.solver_cfm[k] = cfm[k] > 0.0 ? cfm[k] : 0.0;
     /* the block given the world joints, for the stick test of lambda* (project) */
     pf_ode_patch_delassus(ctx, p, p->step.b1 && !dBodyIsKinematic(p->step.b1),
                           p->step.b2 && !dBodyIsKinematic(p->step.b2), p->step.model_A);

@@ -978,12 +978,20 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
         /* or whose body was destroyed since the collision (plain ODE detaches the body's
          * contact joints then: the pair's rows would have nothing to act on) */
+        if (p->seen != ctx->frame) pf_ode_carry_support(ctx, p);
         if (p->seen != ctx->frame || p->step.ncontacts == 0 || !pf_ode_pair_bodies_alive(ctx, p))
             pf_ode_pair_release(ctx, idx);
         else
             ctx->alive[w++] = idx;
     }
     ctx->alive_count = w;
+    /* the patches on each body this step (the in-solver coupling's friction-row CFM) */
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (p->persist.mat.mode == PF_ODE_MODE_STOCK) continue;
+        pf_ode_body_add_patch(ctx, p->step.b1);
+        pf_ode_body_add_patch(ctx, p->step.b2);
+    }
     /* one loop evaluates each patch and creates its rows at once. A later patch's stick test
      * meets the joints created earlier in this loop: they carry the context as joint data, so
      * pf_ode_classify_joint counts them as the adapter's contacts (loads from the previous step's
