@@ -563,6 +563,11 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         pf_ode_mobility(b1, &mb1);
         pf_ode_mobility(b2, &mb2);
     }
+    /* the points that share the patch's soft compliance: those in contact (a support vertex that
+     * is apart, depth < 0, carries nothing) */
+    int loaded = 0;
+    for (int i = 0; i < p->step.ncontacts; ++i)
+        loaded += p->step.contacts[i].depth >= 0.0;
     for (int i = first; i < p->step.ncontacts; ++i) {
         dContact c;
         memset(&c, 0, sizeof c);
@@ -605,6 +610,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 c.surface.motionN = vn;
             }
         }
+        pf_ode_surface_contact(p, loaded, stock || point, &c);
         out[i - first] = c;
     }
 }
@@ -671,7 +677,7 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         p->step.b1 = b1;
         p->step.b2 = b2;
         p->step.group = group;
-        pf_ode_combine(pf_ode_material_of(ctx, g1), pf_ode_material_of(ctx, g2), &p->persist.mat);
+        pf_ode_resolve_material(ctx, g1, g2, &p->persist.mat);
     }
     int base = p->step.ncontacts;
     for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
