@@ -101,7 +101,7 @@ typedef struct pfOdePairStep {
                              ///< model), the metric of the stick test of the solver's lambda*
 
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
-    int has_surf;    ///< 1: a surface moves; the friction acts on the slip relative to it
+    int has_surf; ///< 1: a surface moves; the friction acts on the slip relative to it
     double surf_u1[3], surf_u2[3]; ///< g1's / g2's surface velocity in the patch plane, world
     double surf_s[3]; ///< surf_u2 - surf_u1: the body velocity of 1 relative to 2 at which the
                       ///< surfaces do not slip (world, in the patch plane) [m/s]

@@ -25,6 +25,10 @@
 
 #define DT 1e-3
 #define LAYER 1e-4 /* the test scenes' contact surface layer [m] */
+/* Creep of a held box relative to a moving surface over 2 s [m]. Measured: 3e-15 (dWorldStep),
+ * 1.5e-12 (QuickStep); without the anchors riding with the surfaces it is 2e-4 (the drift
+ * correction's clamp, stick_velocity_tol, times 2 s). */
+#define CREEP_TOL 1e-9
 
 /* ---- per-pair materials --------------------------------------------------------------------- */
 
@@ -41,8 +45,7 @@ START_TEST(pair_entry_wins_over_geom_rule)
             if (with_pair) {
                 pfOdeMaterial pm = pf_ode_test_material(0.8, 0.8);
                 /* plane first: the entry is order-independent */
-                ck_assert_int_eq(pf_ode_set_pair_material(s.pf, s.plane, s.geom, &pm, NULL),
-                                 PF_OK);
+                ck_assert_int_eq(pf_ode_set_pair_material(s.pf, s.plane, s.geom, &pm, NULL), PF_OK);
             }
             for (int i = 0; i < 1000; ++i)
                 pf_ode_test_step(&s);
@@ -185,7 +188,9 @@ START_TEST(soft_contact_settles_at_spring_depth)
             for (int i = 0; i < 3000; ++i)
                 pf_ode_test_step(&s);
             const double got = half - dBodyGetPosition(s.body)[2];
-            ck_assert_msg(fabs(got - depth) < 1e-3 * depth, "%s %s: depth %.9g m, closed form %.9g",
+            /* measured: 1.08100005e-3 for both shapes and steppers (the adapter's relative
+             * conditioning CFM adds 5e-8 relative) */
+            ck_assert_msg(fabs(got - depth) < 1e-4 * depth, "%s %s: depth %.9g m, closed form %.9g",
                           pf_ode_test_stepper_name(quick), sphere ? "sphere" : "box", got, depth);
             pf_ode_test_free(&s);
         }
@@ -223,9 +228,9 @@ START_TEST(bounce_rebounds_to_e_squared)
     const double h = 0.5, e = 0.6;
     for (int quick = 0; quick < 2; ++quick) {
         const double top = rebound(quick, e, 0.1, h);
-        /* e^2 h = 0.18 m; the step's discrete fall and the contact's 3 mm of penetration at
-         * 3.1 m/s and 1 ms leave about 1 % */
-        ck_assert_msg(fabs(top / h - e * e) < 0.01 * e * e, "%s: rebound ratio %.5g, e^2 = %.5g",
+        /* e^2 h = 0.18 m; measured 0.359852 h under both steppers (the step's discrete fall
+         * and the contact's penetration of up to v dt = 3 mm shift it by 4e-4 relative) */
+        ck_assert_msg(fabs(top / h - e * e) < 2e-3 * e * e, "%s: rebound ratio %.5g, e^2 = %.5g",
                       pf_ode_test_stepper_name(quick), top / h, e * e);
         /* dropped from 0.05 m the ball arrives at 0.99 m/s, below bounce_vel = 1.2 m/s */
         const double low = rebound(quick, e, 1.2, 0.05);
@@ -265,7 +270,7 @@ START_TEST(conveyor_carries_box_without_creep)
         pfOdePatchInfo info;
         ck_assert_int_eq(pf_ode_get_patch(s.pf, 0, &info), PF_OK);
         ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
-        ck_assert_msg(fabs(creep) < 1e-7 && fabs(y) < 1e-9,
+        ck_assert_msg(fabs(creep) < CREEP_TOL && fabs(y) < CREEP_TOL,
                       "%s: creep relative to the belt %g m over 2 s (y %g)",
                       pf_ode_test_stepper_name(quick), creep, y);
         pf_ode_test_free(&s);
@@ -290,6 +295,42 @@ START_TEST(conveyor_stock_mode)
         const double vx = dBodyGetLinearVel(s.body)[0];
         ck_assert_msg(fabs(vx - v) < 1e-3 * v, "%s: stock belt speed %g, not %g",
                       pf_ode_test_stepper_name(quick), vx, v);
+        pf_ode_test_free(&s);
+    }
+}
+END_TEST
+
+/* A belt on a kinematic body turned 90 degrees about z: its surface velocity v along its own x
+ * is the world's y, and the box on it rides along y at v (the anchors ride in the belt body's
+ * frame). The ground plane is disabled. */
+START_TEST(kinematic_belt_in_its_own_frame)
+{
+    const double v = 0.4, mu = 0.5;
+    for (int quick = 0; quick < 2; ++quick) {
+        pfOdeMaterial m = pf_ode_test_material(mu, mu), belt = m;
+        belt.surface.velocity[0] = v;
+        pfOdeTestScene s;
+        pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, &m, quick, DT, 0.0);
+        dGeomDisable(s.plane);
+        dBodyID kb = dBodyCreate(s.world);
+        dBodySetKinematic(kb);
+        dBodySetPosition(kb, 0, 0, -0.05);
+        dMatrix3 R;
+        dRFromAxisAndAngle(R, 0, 0, 1, 0.5 * M_PI);
+        dBodySetRotation(kb, R);
+        dGeomID g = dCreateBox(s.space, 2.0, 0.5, 0.1);
+        dGeomSetBody(g, kb);
+        ck_assert_int_eq(pf_ode_set_material(s.pf, g, &belt, NULL), PF_OK);
+        for (int i = 0; i < 500; ++i)
+            pf_ode_test_step(&s);
+        const double y0 = dBodyGetPosition(s.body)[1], t0 = s.time;
+        for (int i = 0; i < 2000; ++i)
+            pf_ode_test_step(&s);
+        const double creep = dBodyGetPosition(s.body)[1] - y0 - v * (s.time - t0);
+        const double x = dBodyGetPosition(s.body)[0];
+        ck_assert_msg(fabs(creep) < CREEP_TOL && fabs(x) < CREEP_TOL,
+                      "%s: creep relative to the kinematic belt %g m over 2 s (x %g)",
+                      pf_ode_test_stepper_name(quick), creep, x);
         pf_ode_test_free(&s);
     }
 }
@@ -322,7 +363,7 @@ START_TEST(track_drives_body)
             pf_ode_test_step(&s);
         const double creep = dBodyGetPosition(s.body)[1] - y0 - v * (s.time - t0);
         const double x = dBodyGetPosition(s.body)[0];
-        ck_assert_msg(fabs(creep) < 1e-7 && fabs(x) < 1e-9,
+        ck_assert_msg(fabs(creep) < CREEP_TOL && fabs(x) < CREEP_TOL,
                       "%s: creep relative to the ground %g m over 2 s (x %g)",
                       pf_ode_test_stepper_name(quick), creep, x);
         pf_ode_test_free(&s);
@@ -345,6 +386,7 @@ int main(void)
     tcase_add_test(surf, bounce_rebounds_to_e_squared);
     tcase_add_test(surf, conveyor_carries_box_without_creep);
     tcase_add_test(surf, conveyor_stock_mode);
+    tcase_add_test(surf, kinematic_belt_in_its_own_frame);
     tcase_add_test(surf, track_drives_body);
     suite_add_tcase(s, surf);
     return pf_test_run_suite(s);
