@@ -12,6 +12,7 @@
  *  - surface motion: a box put on a belt moving at v slides with kinetic friction (its speed
  *    mu_k g t) until it moves with the belt, and then rides at v with no creep relative to it; a
  *    body whose track surface moves at -v in its own frame drives itself forward at v. */
+#include "pf_ode_internal.h" /* ctx->solver: the refusal of the in-solver coupling */
 #include "pf_ode_test_scene.h"
 #include "pf_test_support.h"
 
@@ -160,6 +161,35 @@ START_TEST(forget_geom_drops_pair_entries)
     ck_assert_int_eq(pf_ode_get_pair_material(s.pf, far, other, NULL), 1);
     pf_ode_forget_geom(s.pf, far);
     ck_assert_int_eq(pf_ode_get_pair_material(s.pf, far, other, NULL), 0);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+/* The in-solver coupling builds its own normal and friction rows, so it refuses surface
+ * parameters, naming the field. Debian's ODE has no patch series, so the context is switched to
+ * the solver path by hand (what pf_ode_create does when pf_ode_solver_coupling_available()). */
+START_TEST(solver_coupling_refuses_surface)
+{
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, NULL, 0, DT, 0.0);
+    s.pf->solver = 1;
+    pfOdeMaterial m = pf_ode_test_material(0.5, 0.5);
+    pfError err;
+    ck_assert_int_eq(pf_ode_set_material(s.pf, s.geom, &m, &err), PF_OK);
+    m.surface.bounce = 0.5;
+    ck_assert_int_eq(pf_ode_set_material(s.pf, s.geom, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "surface.bounce");
+    ck_assert_ptr_nonnull(strstr(err.message, "adapter coupling"));
+    ck_assert_int_eq(pf_ode_set_default_material(s.pf, &m, &err), PF_ERR_RANGE);
+    m = pf_ode_test_material(0.5, 0.5);
+    m.surface.soft_cfm = 1e-3;
+    ck_assert_int_eq(pf_ode_set_pair_material(s.pf, s.geom, s.plane, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "surface.soft_cfm");
+    m = pf_ode_test_material(0.5, 0.5);
+    m.surface.velocity[0] = 1.0;
+    ck_assert_int_eq(pf_ode_set_material(s.pf, s.plane, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "surface.velocity");
+    s.pf->solver = 0;
     pf_ode_test_free(&s);
 }
 END_TEST
@@ -379,6 +409,7 @@ int main(void)
     tcase_add_test(pair, pair_entry_order_independent);
     tcase_add_test(pair, pair_entry_refuses_bad_values);
     tcase_add_test(pair, forget_geom_drops_pair_entries);
+    tcase_add_test(pair, solver_coupling_refuses_surface);
     suite_add_tcase(s, pair);
     TCase *surf = tcase_create("surface");
     tcase_set_timeout(surf, 60);
