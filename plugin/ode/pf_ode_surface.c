@@ -3,10 +3,10 @@
  *
  * Soft contact and restitution act on the patch's normal rows, which are ODE contact joints: the
  * adapter sets ODE's own flags on them (dContactSoftERP / SoftCFM / Bounce), so ODE's mapping
- * holds (docs/physics.md P43, P44): a row with ERP e and CFM c at step dt is a spring k = e / (dt c) and a damper
- * (1 - e) / c. The patch's compliance is shared by its n loaded points (each row gets c n), so
- * the patch, not each point, is the spring the user asked for: k = e / (dt c) whatever number of
- * points dCollide returns for the pair this step.
+ * holds (docs/physics.md P43, P44): a row with ERP e and CFM c at step dt is a spring
+ * k = e / (dt c) and a damper (1 - e) / c. The patch's compliance is shared by its n loaded
+ * points (each row gets c n), so the patch, not each point, is the spring the user asked for:
+ * k = e / (dt c) whatever number of points dCollide returns for the pair this step.
  *
  * Surface motion acts on the friction, which is the adapter's own (pf_ode_step.c; P45): with geom
  * surfaces moving at u1 and u2 (in the patch plane), the surfaces do not slip when the bodies'
