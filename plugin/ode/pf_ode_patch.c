@@ -546,9 +546,12 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
      * anchored with the patch: theta = n2 x n1 (anchored normals now, in world), and the point r
      * of body 1 has moved along the normal by (theta x (r - c)).n. The rows stay unilateral, so
      * this cannot hold a corner down (tipping is unchanged); it only removes the solver's
-     * drift. Clamped like the tangential correction. */
+     * drift. Clamped like the tangential correction. A soft contact (surface.soft_cfm > 0) has
+     * none: its points sit below the surface layer, where ERP restores them, and the tilt its
+     * springs take under a moment is physics the anchor must not undo. */
     double theta[3] = {0, 0, 0}, tilt_gain = 0.0;
-    if (!stock && p->persist.state == PF_ODE_STATE_STICK && p->step.dt > 0.0) {
+    if (!stock && p->persist.state == PF_ODE_STATE_STICK && p->step.dt > 0.0 &&
+        !(p->persist.mat.soft_cfm > 0.0)) {
         dVector3 n1, n2 = {p->persist.nrm2[0], p->persist.nrm2[1], p->persist.nrm2[2], 0};
         dBodyVectorToWorld(b1, p->persist.nrm1[0], p->persist.nrm1[1], p->persist.nrm1[2], n1);
         if (b2)
@@ -640,8 +643,9 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
      * rows with no mobility on either side are a zero pivot for ODE's LDLT (dWorldStep aborts in
      * dxLDLTRemove, "d[i] != 0"). Stock mode keeps ODE's own behaviour. */
     if ((!b1 || dBodyIsKinematic(b1)) && (!b2 || dBodyIsKinematic(b2))) {
-        const pfOdeMaterial *m1 = pf_ode_material_of(ctx, g1), *m2 = pf_ode_material_of(ctx, g2);
-        if (m1->mode != PF_ODE_MODE_STOCK && m2->mode != PF_ODE_MODE_STOCK) return 0;
+        pfOdePairMaterial pm; /* the pair's own material, if it has one, decides */
+        pf_ode_resolve_material(ctx, g1, g2, &pm);
+        if (pm.mode != PF_ODE_MODE_STOCK) return 0;
     }
     /* Body 1 is the dynamic one: the stick test models body 1's motion under its loads, and a
      * kinematic body 1 (a finger driven by the user) would leave the patch in slip for good. */
