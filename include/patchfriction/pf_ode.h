@@ -93,7 +93,8 @@ typedef struct pfOdeSurface {
 } pfOdeSurface;
 
 /// Friction material of one geom. Get defaults from pf_ode_default_material().
-/// Two geoms in contact combine as: mu = sqrt(mu_a * mu_b) (both coefficients); mode = STOCK if
+/// Two geoms in contact (unless the pair has its own material, pf_ode_set_pair_material) combine
+/// as: mu = sqrt(mu_a * mu_b) (both coefficients); mode = STOCK if
 /// either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E;
 /// rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch
 /// wins over AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.

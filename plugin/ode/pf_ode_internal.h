@@ -95,7 +95,8 @@ typedef struct pfOdePairStep {
     pfTwist roll;            ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
     int solver_sticks;       ///< the last projection kept the patch at rest
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):
-    double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
+    double st_demand;        ///< its demand [N]: power [W] per unit speed [m/s] of the unit
+                             ///< incipient twist (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
     double model_A[9];       ///< the patch's Delassus block given the world joints (the adapter's
                              ///< model), the metric of the stick test of the solver's lambda*
