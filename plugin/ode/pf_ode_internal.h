@@ -195,7 +195,9 @@ void pf_ode_surface_advance_anchors(pfOdePair *p);
 /// The pair's surface parameters on one of its contact joints: soft ERP / CFM (npoints: the
 /// loaded points sharing the patch's compliance), bounce and, if friction (ODE's own friction
 /// rows: stock mode, a degenerate patch), the surface motion as motion1 / motion2.
-void pf_ode_surface_contact(const pfOdePair *p, int npoints, int friction, dContact *c);
+/// A non-finite surface motion is left out and counted (dropped_nonfinite).
+void pf_ode_surface_contact(pfOdeContext *ctx, const pfOdePair *p, int npoints, int friction,
+                            dContact *c);
 
 /* pf_ode_patch.c */
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);

@@ -613,7 +613,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 c.surface.motionN = vn;
             }
         }
-        pf_ode_surface_contact(p, loaded, stock || point, &c);
+        pf_ode_surface_contact(ctx, p, loaded, stock || point, &c);
         out[i - first] = c;
     }
 }

@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Largest CFM handed to ODE [m/(N s)]: a row this soft carries no force worth the name. */
+#define PF_ODE_SURFACE_MAX_CFM 1e30
+
 static void fail(pfError *err, int status, const char *field, const char *msg, double v)
 {
     if (!err) return;
@@ -356,12 +359,15 @@ void pf_ode_surface_motion(pfOdePair *p)
     memset(st->surf_s, 0, sizeof st->surf_s);
     if (!p->persist.mat.has_motion) return;
     double u1[3], u2[3];
-    if (!surface_velocities(p, st->n, u1, u2)) return;
+    const int ok = surface_velocities(p, st->n, u1, u2);
     for (int k = 0; k < 3; ++k) {
         st->surf_u1[k] = u1[k];
         st->surf_u2[k] = u2[k];
         st->surf_s[k] = u2[k] - u1[k];
     }
+    /* a non-finite s (velocities near DBL_MAX of opposite signs, a NaN geom rotation) is not
+     * ignored: the twist it makes non-finite drops the patch for the step (dropped_nonfinite) */
+    if (!ok || !pf_ode_finite3(st->surf_s)) st->surf_s[0] = NAN;
     st->has_surf = 1;
 }
 
@@ -387,7 +393,8 @@ void pf_ode_surface_advance_anchors(pfOdePair *p)
     }
 }
 
-void pf_ode_surface_contact(const pfOdePair *p, int npoints, int friction, dContact *c)
+void pf_ode_surface_contact(pfOdeContext *ctx, const pfOdePair *p, int npoints, int friction,
+                            dContact *c)
 {
     const pfOdePairMaterial *m = &p->persist.mat;
     if (m->soft_erp > 0.0) {
@@ -397,11 +404,13 @@ void pf_ode_surface_contact(const pfOdePair *p, int npoints, int friction, dCont
     if (m->soft_cfm > 0.0) {
         /* the patch's compliance shared by its loaded points: n rows of c n in parallel */
         double cfm = m->soft_cfm * (npoints > 1 ? npoints : 1);
-        if (isfinite(cfm)) {
-            if (!(c->surface.mode & dContactSoftCFM)) c->surface.soft_cfm = 0.0;
-            c->surface.mode |= dContactSoftCFM;
-            c->surface.soft_cfm += cfm;
-        }
+        if (!(c->surface.mode & dContactSoftCFM)) c->surface.soft_cfm = 0.0;
+        c->surface.mode |= dContactSoftCFM;
+        c->surface.soft_cfm += cfm;
+        /* a compliance beyond any use (soft_cfm near DBL_MAX) stays finite for ODE: the row
+         * then carries nothing, as asked */
+        if (!(c->surface.soft_cfm <= PF_ODE_SURFACE_MAX_CFM))
+            c->surface.soft_cfm = PF_ODE_SURFACE_MAX_CFM;
     }
     if (m->bounce > 0.0) {
         c->surface.mode |= dContactBounce;
@@ -411,13 +420,20 @@ void pf_ode_surface_contact(const pfOdePair *p, int npoints, int friction, dCont
     if (friction && m->has_motion) {
         /* ODE's friction directions when fdir1 is not given (contact.cpp): dPlaneSpace(n) */
         double n[3] = {c->geom.normal[0], c->geom.normal[1], c->geom.normal[2]}, u1[3], u2[3];
-        if (!surface_velocities(p, n, u1, u2)) return;
+        const int ok = surface_velocities(p, n, u1, u2);
         dVector3 nn = {n[0], n[1], n[2], 0}, t1, t2;
         dPlaneSpace(nn, t1, t2);
         double s[3] = {u2[0] - u1[0], u2[1] - u1[1], u2[2] - u1[2]};
         double a1[3] = {t1[0], t1[1], t1[2]}, a2[3] = {t2[0], t2[1], t2[2]};
+        const double m1 = pf_ode_dot(s, a1), m2 = pf_ode_dot(s, a2);
+        if (!ok || !isfinite(m1) || !isfinite(m2)) {
+            /* nothing non-finite reaches ODE: the contact keeps its friction without the
+             * motion, and the loss is counted */
+            ctx->counters.dropped_nonfinite++;
+            return;
+        }
         c->surface.mode |= dContactMotion1 | dContactMotion2;
-        c->surface.motion1 = pf_ode_dot(s, a1);
-        c->surface.motion2 = pf_ode_dot(s, a2);
+        c->surface.motion1 = m1;
+        c->surface.motion2 = m2;
     }
 }

@@ -17,6 +17,7 @@
 #include "pf_test_support.h"
 
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -430,6 +431,52 @@ START_TEST(track_drives_body)
 }
 END_TEST
 
+static int body_finite(dBodyID b)
+{
+    const dReal *x = dBodyGetPosition(b), *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(x[k]) || !isfinite(v[k]) || !isfinite(w[k])) return 0;
+    return 1;
+}
+
+/* Valid but extreme surface values: velocities of +-DBL_MAX (their difference overflows) drop
+ * the friction for the step and count it, in patch and stock mode; a soft_cfm of DBL_MAX is
+ * handed to ODE as a finite 1e30 (the box sinks, as asked). The bodies stay finite. */
+START_TEST(extreme_surface_values_stay_finite)
+{
+    for (int stock = 0; stock < 2; ++stock)
+        for (int quick = 0; quick < 2; ++quick) {
+            pfOdeMaterial m = pf_ode_test_material(0.5, 0.5), g;
+            m.mode = stock ? PF_ODE_MODE_STOCK : PF_ODE_MODE_EXACT;
+            g = m;
+            m.surface.velocity[0] = DBL_MAX;
+            g.surface.velocity[0] = -DBL_MAX;
+            pfOdeTestScene s;
+            pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, &m, quick, DT, 0.0);
+            ck_assert_int_eq(pf_ode_set_material(s.pf, s.plane, &g, NULL), PF_OK);
+            for (int i = 0; i < 200; ++i)
+                pf_ode_test_step(&s);
+            ck_assert(body_finite(s.body));
+            ck_assert_msg(pf_ode_get_counters(s.pf).dropped_nonfinite > 0,
+                          "%s %s: the overflowing surface motion was not counted",
+                          stock ? "stock" : "exact", pf_ode_test_stepper_name(quick));
+            ck_assert_double_eq_tol(dBodyGetPosition(s.body)[2], 0.05, 1e-3); /* still supported */
+            pf_ode_test_free(&s);
+
+            m = pf_ode_test_material(0.5, 0.5);
+            m.mode = stock ? PF_ODE_MODE_STOCK : PF_ODE_MODE_EXACT;
+            m.surface.soft_cfm = DBL_MAX;
+            pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, &m, quick, DT, 0.0);
+            for (int i = 0; i < 200; ++i)
+                pf_ode_test_step(&s);
+            ck_assert(body_finite(s.body));
+            ck_assert_msg(dBodyGetPosition(s.body)[2] < 0.0, "%s %s: a DBL_MAX compliance held",
+                          stock ? "stock" : "exact", pf_ode_test_stepper_name(quick));
+            pf_ode_test_free(&s);
+        }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("ode_surface");
@@ -449,6 +496,7 @@ int main(void)
     tcase_add_test(surf, conveyor_stock_mode);
     tcase_add_test(surf, kinematic_belt_in_its_own_frame);
     tcase_add_test(surf, track_drives_body);
+    tcase_add_test(surf, extreme_surface_values_stay_finite);
     suite_add_tcase(s, surf);
     return pf_test_run_suite(s);
 }
