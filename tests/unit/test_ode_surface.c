@@ -32,6 +32,14 @@
  * correction's clamp, stick_velocity_tol, times 2 s). */
 #define CREEP_TOL 1e-9
 
+/* Step the scene for t seconds more [s]. */
+static void run_for(pfOdeTestScene *s, double t)
+{
+    const double end = s->time + t;
+    while (s->time < end - 0.5 * s->dt)
+        pf_ode_test_step(s);
+}
+
 /* ---- per-pair materials --------------------------------------------------------------------- */
 
 /* Box on a slope of 20 degrees (tan = 0.364): the geoms' own mu = 0.2 lets it slide, a pair
@@ -49,8 +57,7 @@ START_TEST(pair_entry_wins_over_geom_rule)
                 /* plane first: the entry is order-independent */
                 ck_assert_int_eq(pf_ode_set_pair_material(s.pf, s.plane, s.geom, &pm, NULL), PF_OK);
             }
-            for (int i = 0; i < 1000; ++i)
-                pf_ode_test_step(&s);
+            run_for(&s, 1.0);
             const double d = pf_ode_test_planar_dist(&s, 0, 0);
             /* sliding: x = g (sin - mu_k cos) t^2 / 2 = 0.756 m at t = 1 s */
             const double slide = 0.5 * PF_ODE_TEST_G * (sin(slope) - 0.2 * cos(slope));
@@ -216,8 +223,7 @@ START_TEST(soft_contact_settles_at_spring_depth)
                 pf_ode_test_sphere(&s, half, mass, &m, &m, quick, DT);
             else
                 pf_ode_test_box(&s, 2 * half, 2 * half, 2 * half, mass, &m, quick, DT, 0.0);
-            for (int i = 0; i < 3000; ++i)
-                pf_ode_test_step(&s);
+            run_for(&s, 3.0);
             const double got = half - dBodyGetPosition(s.body)[2];
             /* measured: 1.08100005e-3 for both shapes and steppers (the adapter's relative
              * conditioning CFM adds 5e-8 relative) */
@@ -242,7 +248,7 @@ START_TEST(soft_contact_tilts_under_moment)
         m.surface.soft_cfm = cfm;
         pfOdeTestScene s;
         pf_ode_test_box(&s, 2 * a, 2 * a, 2 * h, mass, &m, quick, DT, 0.0);
-        for (int i = 0; i < 4000; ++i) {
+        while (s.time < 4.0 - 0.5 * DT) {
             dBodyAddTorque(s.body, 0, M, 0);
             pf_ode_test_step(&s);
         }
@@ -272,7 +278,7 @@ static double rebound(int quick, double e, double bounce_vel, double h)
     dBodySetPosition(s.body, 0, 0, r + h);
     int touched = 0;
     double top = -1.0;
-    for (int i = 0; i < 3000; ++i) {
+    while (s.time < 3.0 - 0.5 * DT) {
         pf_ode_test_step(&s);
         const double z = dBodyGetPosition(s.body)[2] - r, vz = dBodyGetLinearVel(s.body)[2];
         if (!touched && pf_ode_patch_count(s.pf) > 0) touched = 1;
@@ -314,17 +320,14 @@ START_TEST(conveyor_carries_box_without_creep)
         pfOdeTestScene s;
         pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, &m, quick, DT, 0.0);
         ck_assert_int_eq(pf_ode_set_material(s.pf, s.plane, &belt, NULL), PF_OK);
-        for (int i = 0; i < 50; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 0.05);
         /* t = 0.05 s < v / (mu g) = 0.102 s: still sliding, v = mu_k g t */
         const double vx = dBodyGetLinearVel(s.body)[0], slide = mu * PF_ODE_TEST_G * s.time;
         ck_assert_msg(fabs(vx - slide) < 0.01 * slide, "%s: speed %g while sliding, not %g",
                       pf_ode_test_stepper_name(quick), vx, slide);
-        for (int i = 0; i < 450; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 0.45);
         const double x0 = dBodyGetPosition(s.body)[0], t0 = s.time;
-        for (int i = 0; i < 2000; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 2.0);
         const double creep = dBodyGetPosition(s.body)[0] - x0 - v * (s.time - t0);
         const double y = dBodyGetPosition(s.body)[1];
         pfOdePatchInfo info;
@@ -350,8 +353,7 @@ START_TEST(conveyor_stock_mode)
         pfOdeTestScene s;
         pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, &m, quick, DT, 0.0);
         ck_assert_int_eq(pf_ode_set_material(s.pf, s.plane, &belt, NULL), PF_OK);
-        for (int i = 0; i < 1000; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 1.0);
         const double vx = dBodyGetLinearVel(s.body)[0];
         ck_assert_msg(fabs(vx - v) < 1e-3 * v, "%s: stock belt speed %g, not %g",
                       pf_ode_test_stepper_name(quick), vx, v);
@@ -381,11 +383,9 @@ START_TEST(kinematic_belt_in_its_own_frame)
         dGeomID g = dCreateBox(s.space, 2.0, 0.5, 0.1);
         dGeomSetBody(g, kb);
         ck_assert_int_eq(pf_ode_set_material(s.pf, g, &belt, NULL), PF_OK);
-        for (int i = 0; i < 500; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 0.5);
         const double y0 = dBodyGetPosition(s.body)[1], t0 = s.time;
-        for (int i = 0; i < 2000; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 2.0);
         const double creep = dBodyGetPosition(s.body)[1] - y0 - v * (s.time - t0);
         const double x = dBodyGetPosition(s.body)[0];
         ck_assert_msg(fabs(creep) < CREEP_TOL && fabs(x) < CREEP_TOL,
@@ -411,16 +411,13 @@ START_TEST(track_drives_body)
         dMatrix3 R;
         dRFromAxisAndAngle(R, 0, 0, 1, 0.5 * M_PI);
         dBodySetRotation(s.body, R);
-        for (int i = 0; i < 30; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 0.03);
         const double vy = dBodyGetLinearVel(s.body)[1], slide = mu * PF_ODE_TEST_G * s.time;
         ck_assert_msg(fabs(vy - slide) < 0.01 * slide, "%s: speed %g while the track slips, not %g",
                       pf_ode_test_stepper_name(quick), vy, slide);
-        for (int i = 0; i < 470; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 0.47);
         const double y0 = dBodyGetPosition(s.body)[1], t0 = s.time;
-        for (int i = 0; i < 2000; ++i)
-            pf_ode_test_step(&s);
+        run_for(&s, 2.0);
         const double creep = dBodyGetPosition(s.body)[1] - y0 - v * (s.time - t0);
         const double x = dBodyGetPosition(s.body)[0];
         ck_assert_msg(fabs(creep) < CREEP_TOL && fabs(x) < CREEP_TOL,
@@ -454,8 +451,7 @@ START_TEST(extreme_surface_values_stay_finite)
             pfOdeTestScene s;
             pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, &m, quick, DT, 0.0);
             ck_assert_int_eq(pf_ode_set_material(s.pf, s.plane, &g, NULL), PF_OK);
-            for (int i = 0; i < 200; ++i)
-                pf_ode_test_step(&s);
+            run_for(&s, 0.2);
             ck_assert(body_finite(s.body));
             ck_assert_msg(pf_ode_get_counters(s.pf).dropped_nonfinite > 0,
                           "%s %s: the overflowing surface motion was not counted",
@@ -467,8 +463,7 @@ START_TEST(extreme_surface_values_stay_finite)
             m.mode = stock ? PF_ODE_MODE_STOCK : PF_ODE_MODE_EXACT;
             m.surface.soft_cfm = DBL_MAX;
             pf_ode_test_box(&s, 0.1, 0.1, 0.1, 1.0, &m, quick, DT, 0.0);
-            for (int i = 0; i < 200; ++i)
-                pf_ode_test_step(&s);
+            run_for(&s, 0.2);
             ck_assert(body_finite(s.body));
             ck_assert_msg(dBodyGetPosition(s.body)[2] < 0.0, "%s %s: a DBL_MAX compliance held",
                           stock ? "stock" : "exact", pf_ode_test_stepper_name(quick));
