@@ -44,6 +44,18 @@ extern "C" {
 /// Largest number of contact points dCollide is asked for per geom pair.
 #define PF_ODE_MAX_CONTACTS 16
 
+/// Largest friction coefficient a material accepts. 1e6 holds any load a finite scene can put
+/// on a contact (use it where plain ODE code writes mu = dInfinity); larger values would only
+/// overflow mu N in the friction bounds.
+#define PF_ODE_MU_MAX 1e6
+/// Smallest Young's modulus a material accepts [Pa]; softer than any solid (gels are ~1e3 Pa).
+/// Smaller values (a subnormal 1e-310) would turn every Hertz patch into point friction.
+#define PF_ODE_E_MIN 1.0
+
+/// Smallest Hertz radius a material may give [m] (also the floor of a computed one): a
+/// subnormal radius would be silently raised to it.
+#define PF_ODE_HERTZ_RADIUS_MIN 1e-7
+
 /// How friction is applied for a geom pair.
 typedef enum pfOdeMode {
     PF_ODE_MODE_EXACT = 0, ///< patch friction, exact wrench (default)
@@ -94,19 +106,20 @@ typedef struct pfOdeSurface {
 
 /// Friction material of one geom. Get defaults from pf_ode_default_material().
 /// Two geoms in contact (unless the pair has its own material, pf_ode_set_pair_material) combine
-/// as: mu = sqrt(mu_a * mu_b) (both coefficients); mode = STOCK if
-/// either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E;
-/// rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch
-/// wins over AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.
+/// as: mu = sqrt(mu_a mu_b) (both coefficients, without overflow); mode = STOCK if either is
+/// STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E; rolling_d,
+/// eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch wins over
+/// AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.
 typedef struct pfOdeMaterial {
-    double mu_s;              ///< static coefficient, finite, >= 0 (default 0.5)
+    double mu_s;              ///< static coefficient, finite, in [0, PF_ODE_MU_MAX] (default 0.5)
     double mu_k;              ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
     pfOdeMode mode;           ///< exact (default), Padé or stock
     pfOdePatchSource source;  ///< automatic (default) or fixed patch
     pfPatchDef patch;         ///< FIXED only: the patch (validated by pf_patch_def_validate)
-    double hertz_radius;      ///< Hertz contact radius a [m]: > 0 to give it, 0 (default) to
+    double hertz_radius;      ///< Hertz contact radius a [m]: >= PF_ODE_HERTZ_RADIUS_MIN to
+                              ///< give it, 0 (default) to
                               ///< compute it from Hertz theory, a = (3 N R / (4 E*))^(1/3)
-    double youngs_modulus;    ///< E [Pa], finite, > 0 (default 2.1e11, steel)
+    double youngs_modulus;    ///< E [Pa], finite, >= PF_ODE_E_MIN (default 2.1e11, steel)
     double poisson_ratio;     ///< nu, in [0, 0.5) (default 0.3)
     double rolling_d;         ///< rolling-resistance pressure shift d, [0, 1] (P14; default 0)
     double eps_t;             ///< Hertz regularisation of P15/P17 [1/s], >= 0 (default 0)
@@ -191,13 +204,18 @@ typedef struct pfOdeContext pfOdeContext;
  *          coupling SOLVER without the patch series), PF_ERR_ENUM or PF_ERR_NO_MEMORY */
 int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pfError *err);
 
-/** Destroy a context. Joints already created stay in the user's groups. Call before
- *  dWorldDestroy.
+/** Destroy a context. Joints already created stay in the user's groups; those still attached
+ *  to a body lose their feedback pointer into the context (a patch joint of the in-solver
+ *  coupling is disabled), so destroying between pf_ode_before_step and the step is safe. Call
+ *  before dWorldDestroy: the sentinels that track bodies (disabled null joints, one per body the
+ *  context met, docs/integration.md §3) belong to the world and are destroyed here.
  *  @param ctx the context (NULL is ignored) */
 void pf_ode_destroy(pfOdeContext *ctx);
 
 /** Set the material of one geom (copied; pairs combine their materials when pf_ode_collide
- *  first sees them in a step, so it takes effect from the next collision).
+ *  first sees them in a step, so it takes effect from the next collision). The material stays
+ *  with the geom when it moves to another body (dGeomSetBody) and is dropped when the geom's
+ *  body is destroyed or a geom of another class appears at its address.
  *  @param ctx  the context
  *  @param geom the geom
  *  @param m    the material (validated; a rejected one leaves the geom's material unchanged).
@@ -217,7 +235,11 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
 int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err);
 
 /** Forget a geom's material, its pair materials (pf_ode_set_pair_material) and every pair state
- *  that involves it (call before dGeomDestroy).
+ *  that involves it. Recommended before dGeomDestroy (destroying without it is safe, but a
+ *  same-class geom made at the address of a geom whose body lives on would take the material:
+ *  docs/integration.md §3). Called between collision and pf_ode_after_step, the pair's contacts
+ *  still act in this step and the pair is released after pf_ode_after_step has read it; the
+ *  material and the pair materials go at once.
  *  @param ctx  the context (NULL is ignored)
  *  @param geom the geom (NULL is ignored) */
 void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
@@ -271,16 +293,23 @@ int pf_ode_get_pair_material(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOd
  *  contact joint per contact point, and (in pf_ode_before_step) one friction joint at the patch
  *  centre. In STOCK mode: plain dContactApprox1 contact joints. Call it from your near callback
  *  in place of dCollide + dJointCreateContact. Geoms without bodies on both sides, or connected
- *  bodies, produce nothing.
+ *  bodies, produce nothing. A pair is collided once per step: a second call for the same two
+ *  geoms (in either order) before the next pf_ode_before_step is a no-op that returns 0, so a
+ *  sub-space descended twice or a callback that meets a pair twice adds no contact and no joint.
  *  @param ctx   the context
  *  @param g1    first geom (its body becomes body 1 if it has one)
  *  @param g2    second geom
  *  @param group the contact group the joints are created in (emptied by the user after
- *               pf_ode_after_step)
- *  @return the number of contact points (>= 0) or a negative status */
+ *               pf_ode_after_step); not 0 (joints in no group would never be emptied)
+ *  @return the number of contact points (>= 0) or a negative status: PF_ERR_NULL (ctx, a geom
+ *          or group is 0), PF_ERR_STATE (a geom is a space), PF_ERR_NO_MEMORY */
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group);
 
-/** Ready-made near callback for dSpaceCollide. Spaces are descended with dSpaceCollide2.
+/** Ready-made near callback for dSpaceCollide. Spaces are descended with dSpaceCollide2, and
+ *  the pairs inside a sub-space are collided once per step however many geoms overlap it.
+ *  Without a contact group (pf_ode_set_contact_group) it creates nothing and the next
+ *  pf_ode_before_step returns PF_ERR_STATE naming "contact_group": the plugin does not create a
+ *  group of its own, because emptying it would take the step loop from the user.
  *  @param data a pfOdeContext whose contact group was set with pf_ode_set_contact_group()
  *  @param g1   first geom or space
  *  @param g2   second geom or space */
@@ -294,16 +323,33 @@ void pf_ode_set_contact_group(pfOdeContext *ctx, dJointGroupID group);
 /** Call after collision detection and after the user's forces are added, immediately before
  *  dWorldStep / dWorldQuickStep with the same dt [s] (> 0, finite). Runs the stick test and
  *  creates the friction joints. Pairs not collided since the last call are forgotten.
+ *  Same as pf_ode_before_step_ex(ctx, dt, NULL).
  *  @param ctx the context
  *  @param dt  the step the world is about to take [s], > 0, finite
- *  @return PF_OK, PF_ERR_NULL or PF_ERR_RANGE (bad dt) */
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_RANGE (bad dt) or PF_ERR_STATE (pf_ode_near_callback ran
+ *          without a contact group: the pairs collided directly were still prepared) */
 int pf_ode_before_step(pfOdeContext *ctx, double dt);
 
-/** Call immediately after dWorldStep / dWorldQuickStep (before emptying the contact group):
- *  reads the joint feedback (normal forces for the next step, diagnostics).
+/** pf_ode_before_step with an error report.
  *  @param ctx the context
- *  @return PF_OK or PF_ERR_NULL */
+ *  @param dt  the step the world is about to take [s], > 0, finite
+ *  @param err optional error report (may be NULL): the field ("ctx", "dt", "contact_group") and
+ *             the value
+ *  @return as pf_ode_before_step */
+int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err);
+
+/** Call immediately after dWorldStep / dWorldQuickStep (before emptying the contact group):
+ *  reads the joint feedback (normal forces for the next step, diagnostics), then releases the
+ *  pairs forgotten (pf_ode_forget_geom) during the step. Same as pf_ode_after_step_ex(ctx, NULL).
+ *  @param ctx the context
+ *  @return PF_OK, PF_ERR_NULL or PF_ERR_STATE (no pf_ode_before_step since the last call) */
 int pf_ode_after_step(pfOdeContext *ctx);
+
+/** pf_ode_after_step with an error report.
+ *  @param ctx the context
+ *  @param err optional error report (may be NULL): the field ("ctx", "pf_ode_before_step")
+ *  @return as pf_ode_after_step */
+int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err);
 
 /// State of a patch in the last step.
 typedef enum pfOdePatchState {
@@ -347,6 +393,14 @@ typedef struct pfOdePatchInfo {
                          ///< power [W] per unit speed [m/s] of the unit incipient twist
                          ///< (|v|^2 + (w rho_g)^2 = 1 m^2/s^2); for a translation mu_s N - |F|
     double drift;        ///< stick: distance from the anchor before the step [m]
+    /* the pair's material and the contact points' normal forces */
+    double combined_mu_s; ///< the pair's static coefficient after combination (pfOdeMaterial) [-]
+    double combined_mu_k; ///< the pair's kinetic coefficient after combination [-]
+    double point_normal_force[PF_ODE_MAX_CONTACTS]; ///< normal force of each contact point in
+                                                    ///< the last step, from its joint's feedback
+                                                    ///< [N]; 0 past contact_count, and 0 with
+                                                    ///< the in-solver coupling (one joint: only
+                                                    ///< the sum normal_force_measured is known)
 } pfOdePatchInfo;
 
 /// Counters since creation (or pf_ode_reset_counters).

@@ -245,7 +245,7 @@ static void fill_result(const limit_search *ls, const double z[3], double d1, do
 static int limit_core(const pfPatchDef *def, double mu_s, double normal_force, double rho_g,
                       const double load[3], double load_scale, const pfWrench *reactions,
                       int reaction_count, pfTwist start, const pfStickResult *ca, int extra_evals,
-                      pfStickResult *out, pfError *err)
+                      const char *field, pfStickResult *out, pfError *err)
 {
     limit_search ls;
     memset(&ls, 0, sizeof ls);
@@ -257,9 +257,9 @@ static int limit_core(const pfPatchDef *def, double mu_s, double normal_force, d
     double lmax = fmax(fmax(fabs(lt[0]), fabs(lt[1])), fabs(lt[2]));
     double scale = load_scale * lmax;
     if (!isfinite(lmax) || !isfinite(scale))
-        return pf_error_set(err, PF_ERR_RANGE, "loads",
-                            "holding wrench (%g, %g, %g) x %g overflows: loads out of range",
-                            load[0], load[1], load[2], load_scale);
+        return pf_error_set(err, PF_ERR_RANGE, field,
+                            "%s is out of range: the holding wrench (%g, %g, %g) x %g overflows",
+                            field, load[0], load[1], load[2], load_scale);
     if (!(lmax > 0.0)) { /* no load: nothing to resist */
         if (ca) {
             *out = *ca;
@@ -416,7 +416,9 @@ int pf_limit_set_test(const pfPatchDef *def, double mu_s, double normal_force, p
     if (!(ls > 0.0)) ls = 1.0;
     double load[3] = {-holding.fx / ls, -holding.fy / ls, -holding.mz / ls};
     pfTwist none = {0.0, 0.0, 0.0};
-    return limit_core(def, mu_s, normal_force, rho_g, load, ls, NULL, 0, none, NULL, 0, out, err);
+    /* the components are scaled to 1 but the moment is divided by rho_g */
+    return limit_core(def, mu_s, normal_force, rho_g, load, ls, NULL, 0, none, NULL, 0,
+                      "holding.mz", out, err);
 }
 
 int pf_stick_planar_limit(const pfPlanarStickInput *in, pfStickResult *out, pfError *err)
@@ -437,8 +439,8 @@ int pf_stick_planar_limit(const pfPlanarStickInput *in, pfStickResult *out, pfEr
     fy /= ls;
     m_g /= ls;
     double load[3] = {fx, fy, m_g + body->com_x * fy - body->com_y * fx};
-    return limit_core(def, mu_s, normal_force, rho_g, load, ls, NULL, 0, ca.incipient, &ca, 1, out,
-                      err);
+    return limit_core(def, mu_s, normal_force, rho_g, load, ls, NULL, 0, ca.incipient, &ca, 1,
+                      "m_g", out, err);
 }
 
 int pf_stick_general_limit(const pfGeneralStickInput *in, pfStickResult *out, pfError *err)
@@ -478,5 +480,5 @@ int pf_stick_general_limit(const pfGeneralStickInput *in, pfStickResult *out, pf
     pf_spd3_forward(l, a, y);
     pf_spd3_backward(l, y, x);
     return limit_core(def, mu_s, normal_force, rho_g, x, as, reactions, reaction_count,
-                      ca.incipient, &ca, 1, out, err);
+                      ca.incipient, &ca, 1, "A", out, err);
 }

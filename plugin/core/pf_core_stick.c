@@ -36,15 +36,18 @@ static int check_common(const pfPatchDef *def, double mu_s, double normal_force,
 }
 
 /* Shared tail: given xi (incipient twist) and demand (= -xi.w*), fill the result. */
+/* field: the caller's input that makes the twist overflow (the refusal names what the user set) */
 static int finish(const pfPatchDef *def, double mu_s, double normal_force, double rho_g, pfTwist xi,
-                  double demand, double load_scale, pfStickResult *out, pfError *err)
+                  double demand, double load_scale, const char *field, pfStickResult *out,
+                  pfError *err)
 {
     pfStickResult r = {0};
     double scale = sqrt(xi.vx * xi.vx + xi.vy * xi.vy + (xi.w * rho_g) * (xi.w * rho_g));
     if (!isfinite(scale) || !isfinite(demand))
-        return pf_error_set(err, PF_ERR_RANGE, "loads",
-                            "incipient twist (%g, %g, %g) overflows: loads or inertia out of range",
-                            xi.vx, xi.vy, xi.w);
+        return pf_error_set(err, PF_ERR_RANGE, field,
+                            "%s is too small for the loads: the incipient twist (%g, %g, %g) "
+                            "overflows",
+                            field, xi.vx, xi.vy, xi.w);
     if (!(scale > 0.0)) {
         /* No load drives the patch: it stays at rest with nothing to resist. */
         r.sticks = 1;
@@ -109,7 +112,10 @@ int pf_stick_planar_args(const pfPatchDef *def, double mu_s, double normal_force
     pfTwist xi = {fx / body->mass + alpha * gy, fy / body->mass - alpha * gx, alpha};
     double m_c = m_g + gx * fy - gy * fx;
     double demand = xi.vx * fx + xi.vy * fy + xi.w * m_c;
-    return finish(def, mu_s, normal_force, rho_g, xi, demand, ls, out, err);
+    /* the loads are scaled to 1: only a tiny mass or inertia overflows the twist */
+    const char *field =
+        isfinite(fx / body->mass) && isfinite(fy / body->mass) ? "body.inertia" : "body.mass";
+    return finish(def, mu_s, normal_force, rho_g, xi, demand, ls, field, out, err);
 }
 
 int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_force,
@@ -156,7 +162,7 @@ int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_forc
     double a[3] = {a_free.vx, a_free.vy, a_free.w}, y[3];
     pf_spd3_forward(l, a, y);
     double demand = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
-    return finish(def, mu_s, normal_force, rho_g, a_free, demand, as, out, err);
+    return finish(def, mu_s, normal_force, rho_g, a_free, demand, as, "A", out, err);
 }
 
 int pf_stick_planar(const pfPlanarStickInput *in, pfStickResult *out, pfError *err)

@@ -2,6 +2,7 @@
  * Memory is allocated at creation and when a table grows; never per step in steady state. */
 #include "pf_ode_internal.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,11 @@ static void set_err(pfError *err, int status, const char *field, const char *fmt
     err->status = status;
     snprintf(err->field, sizeof err->field, "%s", field);
     snprintf(err->message, sizeof err->message, fmt, field, v);
+}
+
+void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v)
+{
+    set_err(err, status, field, fmt, v);
 }
 
 static void clear_err(pfError *err)
@@ -78,6 +84,7 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     CHECK_RANGE("mu_s", m->mu_s, m->mu_s >= 0.0, "must be >= 0");
     CHECK_RANGE("mu_k", m->mu_k, m->mu_k >= 0.0, "must be >= 0");
     CHECK_RANGE("mu_k", m->mu_k, m->mu_k <= m->mu_s, "must be <= mu_s");
+    CHECK_RANGE("mu_s", m->mu_s, m->mu_s <= PF_ODE_MU_MAX, "must be <= 1e6");
     if (m->mode != PF_ODE_MODE_EXACT && m->mode != PF_ODE_MODE_PADE &&
         m->mode != PF_ODE_MODE_STOCK) {
         set_err(err, PF_ERR_ENUM, "mode", "%s = %g is not a pfOdeMode", (double)m->mode);
@@ -93,9 +100,12 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
         return PF_ERR_ENUM;
     }
     CHECK_FINITE("hertz_radius", m->hertz_radius);
-    CHECK_RANGE("hertz_radius", m->hertz_radius, m->hertz_radius >= 0.0, "must be >= 0");
+    CHECK_RANGE("hertz_radius", m->hertz_radius,
+                m->hertz_radius == 0.0 || m->hertz_radius >= PF_ODE_HERTZ_RADIUS_MIN,
+                "must be 0 or >= 1e-7 m");
     CHECK_FINITE("youngs_modulus", m->youngs_modulus);
-    CHECK_RANGE("youngs_modulus", m->youngs_modulus, m->youngs_modulus > 0.0, "must be > 0");
+    CHECK_RANGE("youngs_modulus", m->youngs_modulus, m->youngs_modulus >= PF_ODE_E_MIN,
+                "must be >= 1 Pa");
     CHECK_FINITE("poisson_ratio", m->poisson_ratio);
     CHECK_RANGE("poisson_ratio", m->poisson_ratio,
                 m->poisson_ratio >= 0.0 && m->poisson_ratio < 0.5, "must be in [0, 0.5)");
@@ -186,9 +196,12 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
     int st = pf_ode_material_validate(m, err);
     if (st == PF_OK) st = pf_ode_surface_check_coupling(ctx, m, err);
     if (st != PF_OK) return st;
+    pfOdeMatOwner owner = {dGeomGetClass(geom), dGeomGetBody(geom), 0};
+    owner.gen = pf_ode_body_track(ctx, owner.body);
     int s = mat_slot(ctx, geom);
     if (s >= 0) {
         ctx->mats[ctx->mat_index[s]] = *m;
+        ctx->mat_owner[ctx->mat_index[s]] = owner;
         return PF_OK;
     }
     if ((ctx->mat_count + 1) * 2 > ctx->mat_cap) {
@@ -200,11 +213,13 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
     if (ctx->mat_count == ctx->mats_cap) {
         int ncap = ctx->mats_cap ? ctx->mats_cap * 2 : 64;
         pfOdeMaterial *nm = realloc(ctx->mats, (size_t)ncap * sizeof *nm);
-        if (!nm) {
+        if (nm) ctx->mats = nm;
+        pfOdeMatOwner *no = realloc(ctx->mat_owner, (size_t)ncap * sizeof *no);
+        if (no) ctx->mat_owner = no;
+        if (!nm || !no) {
             set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory%.0f", 0.0);
             return PF_ERR_NO_MEMORY;
         }
-        ctx->mats = nm;
         ctx->mats_cap = ncap;
         ctx->counters.allocations++;
     }
@@ -214,6 +229,7 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
         i = (i + 1) & mask;
     ctx->mat_keys[i] = geom;
     ctx->mat_index[i] = ctx->mat_count;
+    ctx->mat_owner[ctx->mat_count] = owner;
     ctx->mats[ctx->mat_count++] = *m;
     return PF_OK;
 }
@@ -238,11 +254,169 @@ const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g)
     return s >= 0 ? &ctx->mats[ctx->mat_index[s]] : &ctx->default_mat;
 }
 
+/* Remove the material in hash slot s (rare; set-time cost only). */
+static void mat_remove(pfOdeContext *ctx, int s)
+{
+    int victim = ctx->mat_index[s];
+    int last = ctx->mat_count - 1;
+    ctx->mats[victim] = ctx->mats[last];
+    ctx->mat_owner[victim] = ctx->mat_owner[last];
+    dGeomID *keys = ctx->mat_keys;
+    int *idx = ctx->mat_index;
+    int cap = ctx->mat_cap;
+    for (int i = 0; i < cap; ++i)
+        if (keys[i] && idx[i] == last) idx[i] = victim;
+    keys[s] = NULL;
+    /* reinsert the cluster after s */
+    int mask = cap - 1;
+    for (int j = (s + 1) & mask; keys[j]; j = (j + 1) & mask) {
+        dGeomID k = keys[j];
+        int v = idx[j];
+        keys[j] = NULL;
+        int t = (int)(hash_ptr(k) & (uint64_t)mask);
+        while (keys[t])
+            t = (t + 1) & mask;
+        keys[t] = k;
+        idx[t] = v;
+    }
+    ctx->mat_count--;
+}
+
+/* A material belongs to the geom it was set for. ODE gives a geom no mark of our own (its data
+ * pointer is the user's), so a geom destroyed without pf_ode_forget_geom is recognised by what
+ * the address holds now: a geom of another class, or a geom whose body at set time has since
+ * been destroyed (the body's sentinel, pf_ode_body_track), is a new geom and gets the default.
+ * A geom moved to another body while its old body lives keeps its material (dGeomSetBody), and
+ * so does a geom set before its first dGeomSetBody. Not caught: a geom destroyed without
+ * forget, its body kept, and a geom of the same class created at the same address. */
+const pfOdeMaterial *pf_ode_material_for(pfOdeContext *ctx, dGeomID g)
+{
+    int s = mat_slot(ctx, g);
+    if (s < 0) return &ctx->default_mat;
+    pfOdeMatOwner *o = &ctx->mat_owner[ctx->mat_index[s]];
+    if (o->cls != dGeomGetClass(g) || (o->body && !pf_ode_body_alive(ctx, o->body, o->gen))) {
+        mat_remove(ctx, s);
+        return &ctx->default_mat;
+    }
+    dBodyID b = dGeomGetBody(g);
+    if (b != o->body) {
+        o->body = b;
+        o->gen = pf_ode_body_track(ctx, b);
+    }
+    return &ctx->mats[ctx->mat_index[s]];
+}
+
+/* ---- bodies --------------------------------------------------------------------------------- */
+
+static int body_slot(const pfOdeContext *ctx, dBodyID b)
+{
+    if (ctx->body_cap == 0) return -1;
+    int mask = ctx->body_cap - 1;
+    int i = (int)(hash_ptr(b) & (uint64_t)mask);
+    while (ctx->bodies[i].body) {
+        if (ctx->bodies[i].body == b) return i;
+        i = (i + 1) & mask;
+    }
+    return -1 - i;
+}
+
+static dJointID new_sentinel(pfOdeContext *ctx, dBodyID b)
+{
+    dJointID j = dJointCreateNull(ctx->world, 0);
+    if (!j) return 0;
+    dJointAttach(j, b, 0);
+    dJointSetData(j, ctx);
+    dJointDisable(j); /* no rows, no island: ODE's step never sees it */
+    return j;
+}
+
+int pf_ode_body_alive(const pfOdeContext *ctx, dBodyID b, unsigned long gen)
+{
+    if (!b) return gen == 0;
+    int s = body_slot(ctx, b);
+    if (s < 0) return 0;
+    const pfOdeBodyEntry *e = &ctx->bodies[s];
+    return e->gen == gen && dJointGetBody(e->sentinel, 0) == b;
+}
+
+int pf_ode_pair_bodies_alive(const pfOdeContext *ctx, const pfOdePair *p)
+{
+    return pf_ode_body_alive(ctx, p->step.b1, p->gen1) &&
+           pf_ode_body_alive(ctx, p->step.b2, p->gen2);
+}
+
+unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
+{
+    if (!b || dBodyGetWorld(b) != ctx->world) return 0;
+    int s = body_slot(ctx, b);
+    if (s >= 0) {
+        pfOdeBodyEntry *e = &ctx->bodies[s];
+        if (dJointGetBody(e->sentinel, 0) == b) return e->gen;
+        /* the body met before was destroyed; this is a new one at its address */
+        dJointID j = new_sentinel(ctx, b);
+        if (!j) return 0;
+        dJointDestroy(e->sentinel);
+        e->sentinel = j;
+        e->gen = ++ctx->body_gen;
+        return e->gen;
+    }
+    if ((ctx->body_count + 1) * 2 > ctx->body_cap) {
+        /* rebuilt without the bodies destroyed since (their sentinels go with them), so the
+         * table follows the bodies alive, not every body ever met */
+        int live = 1;
+        for (int i = 0; i < ctx->body_cap; ++i)
+            live += ctx->bodies[i].body &&
+                    dJointGetBody(ctx->bodies[i].sentinel, 0) == ctx->bodies[i].body;
+        int ncap = 64;
+        while (live * 4 > ncap)
+            ncap *= 2;
+        pfOdeBodyEntry *nb = calloc((size_t)ncap, sizeof *nb);
+        if (!nb) return 0;
+        ctx->body_count = 0;
+        for (int i = 0; i < ctx->body_cap; ++i) {
+            if (!ctx->bodies[i].body) continue;
+            if (dJointGetBody(ctx->bodies[i].sentinel, 0) != ctx->bodies[i].body) {
+                dJointDestroy(ctx->bodies[i].sentinel);
+                continue;
+            }
+            ctx->body_count++;
+            int j = (int)(hash_ptr(ctx->bodies[i].body) & (uint64_t)(ncap - 1));
+            while (nb[j].body)
+                j = (j + 1) & (ncap - 1);
+            nb[j] = ctx->bodies[i];
+        }
+        free(ctx->bodies);
+        ctx->bodies = nb;
+        ctx->body_cap = ncap;
+        ctx->counters.allocations++;
+        s = body_slot(ctx, b);
+    }
+    dJointID j = new_sentinel(ctx, b);
+    if (!j) return 0;
+    pfOdeBodyEntry *e = &ctx->bodies[-1 - s];
+    e->body = b;
+    e->sentinel = j;
+    e->gen = ++ctx->body_gen;
+    ctx->body_count++;
+    return e->gen;
+}
+
+/* sqrt(a b) for a, b >= 0 that cannot overflow or underflow: the product overflows for
+ * coefficients above ~1.3e154 (and underflows below ~1e-154), where sqrt(a) sqrt(b) is used (it
+ * never exceeds the larger input). In the normal range sqrt(a b) itself, which keeps every
+ * trajectory bit for bit as before (the two differ in the last bit, and chaotic scenes amplify
+ * that). */
+static double geometric_mean(double a, double b)
+{
+    const double p = a * b;
+    return (isfinite(p) && p >= DBL_MIN) ? sqrt(p) : sqrt(a) * sqrt(b);
+}
+
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out)
 {
     memset(out, 0, sizeof *out);
-    out->mu_s = sqrt(a->mu_s * b->mu_s);
-    out->mu_k = sqrt(a->mu_k * b->mu_k);
+    out->mu_s = geometric_mean(a->mu_s, b->mu_s);
+    out->mu_k = geometric_mean(a->mu_k, b->mu_k);
     if (out->mu_k > out->mu_s) out->mu_k = out->mu_s;
     if (a->mode == PF_ODE_MODE_STOCK || b->mode == PF_ODE_MODE_STOCK)
         out->mode = PF_ODE_MODE_STOCK;
@@ -450,6 +624,7 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     }
     ctx->world = world;
     ctx->cfg = c;
+    ctx->frame = 1; /* a pair's seen stamp 0 means never collided */
     ctx->lcp_zero_step = dCheckConfiguration("ODE_EXT_lcp_zero_step") ? 1 : 0;
     ctx->solver = c.coupling == PF_ODE_COUPLING_SOLVER ||
                   (c.coupling == PF_ODE_COUPLING_AUTO && pf_ode_solver_coupling_available());
@@ -473,6 +648,30 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
 void pf_ode_destroy(pfOdeContext *ctx)
 {
     if (!ctx) return;
+    /* Joints of this step may still be in the user's group (destroyed between before_step and
+     * the step, or before after_step): they would write feedback into the freed pairs, and a
+     * patch joint would call back into them. Every adapter joint is attached to a tracked body
+     * (body 1 of its pair), and a joint is in a body's list exactly while it exists and is
+     * attached: those still there lose their feedback (contact and motor joints keep acting, as
+     * plain ODE's would) or are disabled (a patch joint, whose callback needs the context). A
+     * body destroyed before has detached its joints; a group emptied has destroyed them. */
+    for (int i = 0; i < ctx->body_cap; ++i) {
+        pfOdeBodyEntry *e = &ctx->bodies[i];
+        if (!e->body) continue;
+        if (dJointGetBody(e->sentinel, 0) == e->body) {
+            for (int k = 0, nj = dBodyGetNumJoints(e->body); k < nj; ++k) {
+                dJointID j = dBodyGetJoint(e->body, k);
+                if (j == e->sentinel || dJointGetData(j) != (void *)ctx) continue;
+                dJointSetFeedback(j, NULL);
+                dJointSetData(j, NULL);
+                int t = dJointGetType(j);
+                if (t != dJointTypeContact && t != dJointTypeAMotor) dJointDisable(j);
+            }
+        }
+        dJointDestroy(e->sentinel);
+    }
+    free(ctx->bodies);
+    free(ctx->mat_owner);
     for (int i = 0; i < ctx->chunk_count; ++i)
         free(ctx->chunks[i]);
     free(ctx->chunks);
@@ -482,6 +681,7 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->mat_keys);
     free(ctx->mat_index);
     free(ctx->mats);
+    free(ctx->spaces_done);
     pf_ode_pair_materials_free(ctx);
     free(ctx);
 }
@@ -498,39 +698,24 @@ void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom)
     for (int a = 0; a < ctx->alive_count; ++a) {
         int idx = ctx->alive[a];
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
-        if (p->g1 == geom || p->g2 == geom)
-            pf_ode_pair_release(ctx, idx);
-        else
+        /* in flight (collided this step, or stepped and not yet read back): its joints hold
+         * feedback into the pair and act in this step, as plain ODE's contacts of a geom
+         * destroyed after collision do; released after the step (pf_ode_after_step) */
+        const int in_flight =
+            p->seen == ctx->frame || (ctx->before_called && p->seen + 1 == ctx->frame);
+        if (p->g1 != geom && p->g2 != geom) {
             ctx->alive[w++] = idx;
+        } else if (in_flight) {
+            p->forgotten = 1;
+            ctx->alive[w++] = idx;
+        } else {
+            pf_ode_pair_release(ctx, idx);
+        }
     }
     ctx->alive_count = w;
     pf_ode_pair_materials_forget(ctx, geom);
     int s = mat_slot(ctx, geom);
-    if (s >= 0) {
-        /* rebuild the material hash without this key (rare; set-time cost only) */
-        int victim = ctx->mat_index[s];
-        int last = ctx->mat_count - 1;
-        ctx->mats[victim] = ctx->mats[last];
-        dGeomID *keys = ctx->mat_keys;
-        int *idx = ctx->mat_index;
-        int cap = ctx->mat_cap;
-        for (int i = 0; i < cap; ++i)
-            if (keys[i] && idx[i] == last) idx[i] = victim;
-        keys[s] = NULL;
-        /* reinsert the cluster after s */
-        int mask = cap - 1;
-        for (int j = (s + 1) & mask; keys[j]; j = (j + 1) & mask) {
-            dGeomID k = keys[j];
-            int v = idx[j];
-            keys[j] = NULL;
-            int t = (int)(hash_ptr(k) & (uint64_t)mask);
-            while (keys[t])
-                t = (t + 1) & mask;
-            keys[t] = k;
-            idx[t] = v;
-        }
-        ctx->mat_count--;
-    }
+    if (s >= 0) mat_remove(ctx, s);
 }
 
 /* ---- diagnostics ---------------------------------------------------------------------------- */

@@ -102,6 +102,7 @@ typedef struct pfOdePairStep {
                              ///< model), the metric of the stick test of the solver's lambda*
 
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
+    double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]
     int has_surf; ///< 1: a surface moves; the friction acts on the slip relative to it
     double surf_u1[3], surf_u2[3]; ///< g1's / g2's surface velocity in the patch plane, world
     double surf_s[3]; ///< surf_u2 - surf_u1: the body velocity of 1 relative to 2 at which the
@@ -115,14 +116,34 @@ typedef struct pfOdePairStep {
 typedef struct pfOdePair {
     dGeomID g1, g2; ///< key; g1 carries body 1
     int in_use;
-    unsigned long seen; ///< frame stamp of the last pf_ode_collide
-    int fresh;          ///< 1 until the pair has completed one step
+    unsigned long seen;       ///< frame stamp of the last pf_ode_collide
+    int fresh;                ///< 1 until the pair has completed one step
+    int forgotten;            ///< pf_ode_forget_geom while in flight: released after the step
+    unsigned long gen1, gen2; ///< generations of step.b1 / step.b2 (pf_ode_body_track; 0: none)
 
     pfOdePairPersist persist; ///< survives the step
     pfOdePairStep step;       ///< this step only
 } pfOdePair;
 
 #define PF_ODE_CHUNK 64
+
+/// A body the adapter has met, with the sentinel that tells whether it still exists: a disabled
+/// null joint of the context (in no group, attached to the body alone). dBodyDestroy detaches
+/// every joint of the body, so the sentinel's body reads 0 once the body is gone, and a new body
+/// at the same address never carries the old sentinel. The generation tells the body at an
+/// address apart from an earlier one there.
+typedef struct pfOdeBodyEntry {
+    dBodyID body;      ///< key (0: free slot)
+    dJointID sentinel; ///< owned by the context; destroyed in pf_ode_destroy
+    unsigned long gen; ///< generation stamp, > 0
+} pfOdeBodyEntry;
+
+/// Who a material was set for: the geom's class and body then (pf_ode_material_for).
+typedef struct pfOdeMatOwner {
+    int cls;
+    dBodyID body;
+    unsigned long gen; ///< the body's generation (0: no body)
+} pfOdeMatOwner;
 
 struct pfOdeContext {
     dWorldID world;
@@ -139,6 +160,7 @@ struct pfOdeContext {
     int mat_cap; ///< hash capacity (power of two)
     int mat_count;
     pfOdeMaterial *mats;
+    pfOdeMatOwner *mat_owner; ///< parallel to mats
     int mats_cap;
     pfOdeMaterial default_mat;
 
@@ -156,6 +178,18 @@ struct pfOdeContext {
 
     pfOdeCounters counters;
 
+    /* bodies met (open addressing, never shrinks) */
+    pfOdeBodyEntry *bodies;
+    int body_cap, body_count;
+    unsigned long body_gen;
+
+    /* per-step order (pf_ode_patch.c, pf_ode_step.c) */
+    int near_no_group;     ///< pf_ode_near_callback ran this step with no contact group set
+    dSpaceID *spaces_done; ///< sub-spaces whose own pairs the near callback collided this step
+    int spaces_done_count, spaces_done_cap;
+    unsigned long spaces_frame; ///< the step spaces_done belongs to
+    int before_called;          ///< pf_ode_before_step ran and pf_ode_after_step has not yet
+
     /* per-pair materials (pf_ode_surface.c): entries keyed by the geom pair in address order,
      * with an open-addressing hash of their indices (rebuilt on removal) */
     struct pfOdePairMatEntry *pm;
@@ -164,27 +198,45 @@ struct pfOdeContext {
     int pm_hash_cap;
 };
 
-/// One per-pair material (pf_ode_set_pair_material): a < b by address.
+/// One per-pair material (pf_ode_set_pair_material): a < b by address, with who they were when
+/// it was set (a geom destroyed without pf_ode_forget_geom is recognised as for materials).
 typedef struct pfOdePairMatEntry {
     dGeomID a, b;
+    pfOdeMatOwner oa, ob;
     pfOdeMaterial m;
 } pfOdePairMatEntry;
 
 /* pf_ode_context.c */
+/// Fill err (may be NULL): status, field and a message printf'd from fmt with field and v.
+void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v);
 pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx);
 int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2);
 int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx);
 void pf_ode_pair_release(pfOdeContext *ctx, int idx);
 const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g);
+/// The material of a live geom g, after dropping one set for an earlier geom at g's address
+/// (its class differs, or its body was destroyed).
+const pfOdeMaterial *pf_ode_material_for(pfOdeContext *ctx, dGeomID g);
+/// Track body b (0: returns 0): its generation, > 0, or 0 if it cannot be tracked (another
+/// world, out of memory).
+unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b);
+/// 1 if body b (0 with gen 0: the static environment) still exists and is the one of
+/// generation gen.
+int pf_ode_body_alive(const pfOdeContext *ctx, dBodyID b, unsigned long gen);
+/// 1 if both bodies of a pair are alive (pf_ode_body_alive).
+int pf_ode_pair_bodies_alive(const pfOdeContext *ctx, const pfOdePair *p);
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out);
 
 /* pf_ode_surface.c: per-pair materials and contact surface parameters */
 int pf_ode_surface_validate(const pfOdeSurface *sf, pfError *err);
 /// PF_ERR_RANGE naming the field if m has surface parameters and ctx couples in the solver.
 int pf_ode_surface_check_coupling(const pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err);
-/// The pair's material: its own entry or the combination of the geoms' (g1 carries body 1).
-void pf_ode_resolve_material(const pfOdeContext *ctx, dGeomID g1, dGeomID g2,
-                             pfOdePairMaterial *out);
+/// The pair's material: its own entry or the combination of the geoms' (g1 carries body 1);
+/// an entry set for an earlier geom at g1's or g2's address is dropped (pf_ode_material_for).
+void pf_ode_resolve_material(pfOdeContext *ctx, dGeomID g1, dGeomID g2, pfOdePairMaterial *out);
+/// At collide: the surfaces' velocities of p->g1 / p->g2 in world coordinates (p->step.surf_w*),
+/// so that nothing after collide reads a geom.
+void pf_ode_surface_capture(pfOdePair *p);
 /// Drop the pair materials that involve geom; free the table.
 void pf_ode_pair_materials_forget(pfOdeContext *ctx, dGeomID geom);
 void pf_ode_pair_materials_free(pfOdeContext *ctx);

@@ -7,6 +7,7 @@
 #include "pf_ode_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A face counts as flat on the contact plane when its normal is within ~1.8 degrees of it. */
@@ -634,11 +635,14 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
 
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group)
 {
-    if (!ctx || !g1 || !g2) return PF_ERR_NULL;
+    if (!ctx || !g1 || !g2 || !group) return PF_ERR_NULL;
     if (dGeomIsSpace(g1) || dGeomIsSpace(g2)) return PF_ERR_STATE;
     dBodyID b1 = dGeomGetBody(g1), b2 = dGeomGetBody(g2);
     if (!b1 && !b2) return 0;
     if (b1 && b2 && dAreConnectedExcluding(b1, b2, dJointTypeContact)) return 0;
+    /* (the sentinels that track bodies must be attached in the context's world) */
+    if ((b1 && dBodyGetWorld(b1) != ctx->world) || (b2 && dBodyGetWorld(b2) != ctx->world))
+        return PF_ERR_STATE;
     /* Neither body dynamic (kinematic on kinematic or on the static world): no force can act, and
      * rows with no mobility on either side are a zero pivot for ODE's LDLT (dWorldStep aborts in
      * dxLDLTRemove, "d[i] != 0"). Stock mode keeps ODE's own behaviour. */
@@ -657,6 +661,16 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         b1 = b2;
         b2 = tb;
     }
+    /* A pair is collided once per step: a second call in either geom order (a sub-space
+     * descended twice, the user's callback reaching the pair twice) is a no-op, so no contact
+     * point or joint is doubled. The first call's order stays the pair's key (body 1 is the
+     * first geom's body, as documented). */
+    {
+        int known = pf_ode_pair_lookup(ctx, g1, g2);
+        if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
+        known = pf_ode_pair_lookup(ctx, g2, g1);
+        if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
+    }
     dContactGeom cg[PF_ODE_MAX_CONTACTS];
     int n = dCollide(g1, g2, PF_ODE_MAX_CONTACTS, cg, sizeof(dContactGeom));
     if (n <= 0) return 0;
@@ -672,26 +686,44 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     }
     if (m == 0) return 0;
 
+    /* the bodies' generations: 0 for a body that cannot be tracked */
+    const unsigned long gen1 = pf_ode_body_track(ctx, b1), gen2 = pf_ode_body_track(ctx, b2);
+    if (!gen1 || (b2 && !gen2)) return PF_ERR_NO_MEMORY;
     int idx = -1;
     if (pf_ode_pair_acquire(ctx, g1, g2, &idx) != PF_OK) return PF_ERR_NO_MEMORY;
     pfOdePair *p = pf_ode_pair_at(ctx, idx);
-    if (p->seen != ctx->frame || p->fresh) {
-        if (p->seen != ctx->frame) p->step.ncontacts = 0;
-        p->seen = ctx->frame;
-        p->step.b1 = b1;
-        p->step.b2 = b2;
-        p->step.group = group;
-        pf_ode_resolve_material(ctx, g1, g2, &p->persist.mat);
+    if (!p->fresh && (p->forgotten || p->gen1 != gen1 || p->gen2 != gen2 || p->step.b1 != b1 ||
+                      p->step.b2 != b2)) {
+        /* forgotten, or not the bodies of the pair's past (a geom moved to another body, or a
+         * geom destroyed and a new one made at its address): nothing of the past carries over */
+        memset(&p->persist, 0, sizeof p->persist);
+        p->fresh = 1;
     }
-    int base = p->step.ncontacts;
+    p->forgotten = 0;
+    p->gen1 = gen1;
+    p->gen2 = gen2;
+    p->step.ncontacts = 0;
+    p->seen = ctx->frame;
+    p->step.b1 = b1;
+    p->step.b2 = b2;
+    p->step.group = group;
+    /* the pair's own material or the geoms' combined, and the surfaces' motion in world
+     * coordinates (pf_ode_surface.c; read here, as no geom is read after collide) */
+    pf_ode_resolve_material(ctx, g1, g2, &p->persist.mat);
+    pf_ode_surface_capture(p);
     for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
         p->step.contacts[p->step.ncontacts++] = cg[i];
 
-    /* Stock mode: ODE's own contact joints now. Patch modes: the normal rows are created in
-     * pf_ode_before_step (their CFM depends on the step, pf_ode_rows.c; with the in-solver
-     * coupling they are part of the patch joint). */
-    if (p->persist.mat.mode == PF_ODE_MODE_STOCK) pf_ode_create_normal_joints(ctx, p, base);
-    return p->step.ncontacts - base;
+    /* Stock mode: ODE's own contact joints now. Patch modes: the patch is built now, while the
+     * geoms surely exist (a geom may be destroyed after the near callback: the adapter reads no
+     * geom after pf_ode_collide returns); the normal rows are created in pf_ode_before_step
+     * (their CFM depends on the step, pf_ode_rows.c; with the in-solver coupling they are part
+     * of the patch joint). */
+    if (p->persist.mat.mode == PF_ODE_MODE_STOCK)
+        pf_ode_create_normal_joints(ctx, p, 0);
+    else
+        pf_ode_build_patch(ctx, p);
+    return p->step.ncontacts;
 }
 
 static void near_cb(void *data, dGeomID g1, dGeomID g2);
@@ -701,14 +733,44 @@ void pf_ode_near_callback(void *data, dGeomID g1, dGeomID g2)
     near_cb(data, g1, g2);
 }
 
+/* The pairs inside sub-space s, once per step: dSpaceCollide reports a sub-space once for every
+ * geom or space it overlaps, and descending it each time collided its inner pairs as often. */
+static void collide_inside(pfOdeContext *ctx, dSpaceID s)
+{
+    if (ctx->spaces_frame != ctx->frame) {
+        ctx->spaces_frame = ctx->frame;
+        ctx->spaces_done_count = 0;
+    }
+    for (int i = 0; i < ctx->spaces_done_count; ++i)
+        if (ctx->spaces_done[i] == s) return;
+    if (ctx->spaces_done_count == ctx->spaces_done_cap) {
+        int ncap = ctx->spaces_done_cap ? 2 * ctx->spaces_done_cap : 8;
+        dSpaceID *ns = realloc(ctx->spaces_done, (size_t)ncap * sizeof *ns);
+        if (ns) {
+            ctx->spaces_done = ns;
+            ctx->spaces_done_cap = ncap;
+            ctx->counters.allocations++;
+        }
+    }
+    /* (out of memory: collided again; pf_ode_collide still makes a repeated pair a no-op) */
+    if (ctx->spaces_done_count < ctx->spaces_done_cap)
+        ctx->spaces_done[ctx->spaces_done_count++] = s;
+    dSpaceCollide(s, ctx, near_cb);
+}
+
 static void near_cb(void *data, dGeomID g1, dGeomID g2)
 {
     pfOdeContext *ctx = data;
     if (!ctx) return;
+    if (!ctx->near_group) {
+        /* refused (reported by pf_ode_before_step): joints outside a group are never emptied */
+        ctx->near_no_group = 1;
+        return;
+    }
     if (dGeomIsSpace(g1) || dGeomIsSpace(g2)) {
         dSpaceCollide2(g1, g2, data, near_cb);
-        if (dGeomIsSpace(g1)) dSpaceCollide((dSpaceID)g1, data, near_cb);
-        if (dGeomIsSpace(g2)) dSpaceCollide((dSpaceID)g2, data, near_cb);
+        if (dGeomIsSpace(g1)) collide_inside(ctx, (dSpaceID)g1);
+        if (dGeomIsSpace(g2)) collide_inside(ctx, (dSpaceID)g2);
         return;
     }
     pf_ode_collide(ctx, g1, g2, ctx->near_group);

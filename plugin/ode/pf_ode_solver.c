@@ -189,6 +189,18 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dJointSetPatchFrame(j, centre, t1, nrm);
     dJointSetPatchMotion(j, isfinite(m1) ? m1 : 0.0, isfinite(m2) ? m2 : 0.0,
                          isfinite(spin_vel) ? spin_vel : 0.0);
+    /* the friction rows' relative CFM, as on the adapter's own rows (pf_ode_rows.c): two patches
+     * that hold one body in a closed chain (a box on two boxes) make these rows redundant, and
+     * with the world's absolute CFM the holding wrench lambda* of the rows, which the stick test
+     * reads, is set by rounding (a 1 kg pyramid: spin moments of 1e6 N m) */
+    pfOdeMobility mb1, mb2;
+    pf_ode_mobility(p->step.b1, &mb1);
+    pf_ode_mobility(p->step.b2, &mb2);
+    const dReal cfm[3] = {
+        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.x), p->step.dt),
+        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.y), p->step.dt),
+        pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->step.n), p->step.dt)};
+    dJointSetPatchFrictionCFM(j, cfm);
     /* the block given the world joints, for the stick test of lambda* (project) */
     pf_ode_patch_delassus(ctx, p, p->step.b1 && !dBodyIsKinematic(p->step.b1),
                           p->step.b2 && !dBodyIsKinematic(p->step.b2), p->step.model_A);

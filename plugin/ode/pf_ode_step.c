@@ -30,7 +30,7 @@
  * contact reaches, so that row's lambda is always clamped at its lower bound 0 (inert). */
 #define PF_ODE_INERT_NORMAL_VEL 1e4
 /* Smallest computed Hertz radius [m] (a -> 0 as N -> 0). */
-#define PF_ODE_MIN_HERTZ_RADIUS 1e-7
+#define PF_ODE_MIN_HERTZ_RADIUS PF_ODE_HERTZ_RADIUS_MIN
 
 typedef struct rowset {
     int fric;                             /* create the friction contact joint */
@@ -397,7 +397,10 @@ static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
         cnt->stock_steps++;
         break;
     case PF_ODE_STATE_NONE:
-        break;
+        /* dropped for this step (a non-finite input): only the report says so; the state and
+         * its anchor carry over to the next step */
+        p->step.info.state = next;
+        return;
     }
     p->persist.state = next;
     p->step.info.state = next;
@@ -413,6 +416,8 @@ static void begin(pfOdePair *p, rowset *rs)
     info->geom1 = p->g1;
     info->geom2 = p->g2;
     info->contact_count = p->step.ncontacts;
+    info->combined_mu_s = p->persist.mat.mu_s;
+    info->combined_mu_k = p->persist.mat.mu_k;
     p->step.has_drive = 0;
     p->step.st_valid = 0;
     pf_ode_to3(dBodyGetPosition(p->step.b1), p->step.pre_G1);
@@ -448,7 +453,7 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
     memset(in, 0, sizeof *in);
     in->dt = dt;
 
-    pf_ode_build_patch(ctx, p);
+    /* (the patch was built at pf_ode_collide, pf_ode_build_patch) */
     const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
 
     /* masses and loads */
@@ -581,7 +586,7 @@ static void point_rows(const pfOdePair *p, const stepinputs *in, rowset *rs)
     const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
     const pfTwist tw = in->tw;
     const double N = in->N;
-    if (in->small) {
+    if (in->small || !(in->vt > 0.0)) { /* (vt = 0 at rest: no direction to slide along) */
         memcpy(rs->t1, x, sizeof rs->t1);
         memcpy(rs->t2, y, sizeof rs->t2);
         rs->b1 = rs->b2 = p->persist.mat.mu_s * N;
@@ -855,6 +860,10 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     stepinputs in;
     if (!gather(ctx, p, dt, &in)) {
         ctx->counters.dropped_nonfinite++;
+        /* the step's scratch says "no patch": nothing of an earlier step is left in it */
+        p->step.kind = PF_ODE_KIND_POINT;
+        p->step.def = pf_default_patch_def();
+        p->step.rho_g = 0.0;
         set_state(ctx, p, PF_ODE_STATE_NONE);
         return 0;
     }
@@ -964,15 +973,29 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
 
 int pf_ode_before_step(pfOdeContext *ctx, double dt)
 {
-    if (!ctx) return PF_ERR_NULL;
-    if (!(dt > 0.0) || !isfinite(dt)) return PF_ERR_RANGE;
+    return pf_ode_before_step_ex(ctx, dt, NULL);
+}
+
+int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!ctx) {
+        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    if (!(dt > 0.0) || !isfinite(dt)) {
+        pf_ode_set_error(err, PF_ERR_RANGE, "dt", "%s = %g is out of range (finite, > 0 s)", dt);
+        return PF_ERR_RANGE;
+    }
     ctx->counters.steps++;
     /* forget pairs that were not collided this step (separated) */
     int w = 0;
     for (int a = 0; a < ctx->alive_count; ++a) {
         int idx = ctx->alive[a];
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
-        if (p->seen != ctx->frame || p->step.ncontacts == 0)
+        /* or whose body was destroyed since the collision (plain ODE detaches the body's
+         * contact joints then: the pair's rows would have nothing to act on) */
+        if (p->seen != ctx->frame || p->step.ncontacts == 0 || !pf_ode_pair_bodies_alive(ctx, p))
             pf_ode_pair_release(ctx, idx);
         else
             ctx->alive[w++] = idx;
@@ -1027,6 +1050,15 @@ int pf_ode_before_step(pfOdeContext *ctx, double dt)
         }
     }
     ctx->frame++;
+    ctx->before_called = 1;
+    if (ctx->near_no_group) {
+        ctx->near_no_group = 0;
+        pf_ode_set_error(err, PF_ERR_STATE, "contact_group",
+                         "%s is not set: pf_ode_near_callback created no contacts this step "
+                         "(call pf_ode_set_contact_group first)%.0f",
+                         0.0);
+        return PF_ERR_STATE;
+    }
     return PF_OK;
 }
 
@@ -1144,7 +1176,7 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     int members = 1;
     for (int i = 0, nj = dBodyGetNumJoints(b); i < nj; ++i) {
         const pfOdePair *q = angular_rows_owner(ctx, dBodyGetJoint(b, i));
-        if (!q || q == p || !q->persist.has_hold ||
+        if (!q || q == p || !q->in_use || !q->persist.has_hold ||
             fabs(pf_ode_dot(q->step.n, n)) < PF_ODE_GROUP_PARALLEL)
             continue;
         const double sq = q->step.b1 == b ? 1.0 : -1.0;
@@ -1169,7 +1201,34 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
 
 int pf_ode_after_step(pfOdeContext *ctx)
 {
-    if (!ctx) return PF_ERR_NULL;
+    return pf_ode_after_step_ex(ctx, NULL);
+}
+
+int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
+{
+    if (err) memset(err, 0, sizeof *err);
+    if (!ctx) {
+        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        return PF_ERR_NULL;
+    }
+    if (!ctx->before_called) {
+        pf_ode_set_error(err, PF_ERR_STATE, "pf_ode_before_step",
+                         "%s was not called since the last pf_ode_after_step: no step to read%.0f",
+                         0.0);
+        return PF_ERR_STATE;
+    }
+    ctx->before_called = 0;
+    /* a body destroyed during the step: its pairs' rows were detached (plain ODE tolerates it);
+     * nothing of it can be read back */
+    int w = 0;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        int idx = ctx->alive[a];
+        if (pf_ode_pair_bodies_alive(ctx, pf_ode_pair_at(ctx, idx)))
+            ctx->alive[w++] = idx;
+        else
+            pf_ode_pair_release(ctx, idx);
+    }
+    ctx->alive_count = w;
     dVector3 g;
     dWorldGetGravity(ctx->world, g);
     for (int a = 0; a < ctx->alive_count; ++a) {
@@ -1185,8 +1244,10 @@ int pf_ode_after_step(pfOdeContext *ctx)
         }
         /* (with the in-solver coupling the normal rows are the patch joint's: fb[] is unused) */
         for (int i = 0; i < (p->step.solver_joint ? 0 : p->step.ncontacts); ++i) {
-            nsum += p->step.fb[i].f1[0] * n[0] + p->step.fb[i].f1[1] * n[1] +
-                    p->step.fb[i].f1[2] * n[2];
+            const double ni = p->step.fb[i].f1[0] * n[0] + p->step.fb[i].f1[1] * n[1] +
+                              p->step.fb[i].f1[2] * n[2];
+            p->step.info.point_normal_force[i] = isfinite(ni) ? ni : 0.0;
+            nsum += ni;
             add3(fo1, p->step.fb[i].f1);
             add3(to1, p->step.fb[i].t1);
             add3(fo2, p->step.fb[i].f2);
@@ -1292,7 +1353,7 @@ int pf_ode_after_step(pfOdeContext *ctx)
         p->step.info.wrench.mz = pf_ode_dot(mc, p->step.n);
         /* the stick rows' wrench and whether the bodies carry other patches, for the next
          * step's hold test */
-        p->persist.has_hold = p->persist.state == PF_ODE_STATE_STICK && !p->step.solver_joint &&
+        p->persist.has_hold = p->step.info.state == PF_ODE_STATE_STICK && !p->step.solver_joint &&
                               pf_ode_finite3(F) && pf_ode_finite3(mc);
         if (p->persist.has_hold) {
             memcpy(p->persist.hold_f, F, sizeof p->persist.hold_f);
@@ -1319,5 +1380,15 @@ int pf_ode_after_step(pfOdeContext *ctx)
         p->persist.has_group = 0;
         if (p->persist.has_hold) group_share(ctx, p);
     }
+    /* the pairs forgotten during the step (pf_ode_forget_geom) go now that they are read */
+    w = 0;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        int idx = ctx->alive[a];
+        if (pf_ode_pair_at(ctx, idx)->forgotten)
+            pf_ode_pair_release(ctx, idx);
+        else
+            ctx->alive[w++] = idx;
+    }
+    ctx->alive_count = w;
     return PF_OK;
 }

@@ -129,6 +129,29 @@ static int home(const pfOdeContext *ctx, dGeomID a, dGeomID b)
     return (int)(h & (uint64_t)(ctx->pm_hash_cap - 1));
 }
 
+/* who geom g is now: its class and body (tracked, pf_ode_body_track) */
+static pfOdeMatOwner owner(pfOdeContext *ctx, dGeomID g)
+{
+    pfOdeMatOwner o = {dGeomGetClass(g), dGeomGetBody(g), 0};
+    o.gen = pf_ode_body_track(ctx, o.body);
+    return o;
+}
+
+/* 1 if the live geom g is the one o describes, as pf_ode_material_for decides for materials (the
+ * same class, and its body at set time not destroyed since); a geom moved to another live body
+ * is followed */
+static int same_owner(pfOdeContext *ctx, dGeomID g, pfOdeMatOwner *o)
+{
+    if (o->cls != dGeomGetClass(g) || (o->body && !pf_ode_body_alive(ctx, o->body, o->gen)))
+        return 0;
+    dBodyID b = dGeomGetBody(g);
+    if (b != o->body) {
+        o->body = b;
+        o->gen = pf_ode_body_track(ctx, b);
+    }
+    return 1;
+}
+
 /* index of the entry (a, b) (ordered), or -1 */
 static int pm_find(const pfOdeContext *ctx, dGeomID a, dGeomID b)
 {
@@ -188,6 +211,8 @@ int pf_ode_set_pair_material(pfOdeContext *ctx, dGeomID a, dGeomID b, const pfOd
     int e = pm_find(ctx, a, b);
     if (e >= 0) {
         ctx->pm[e].m = *m;
+        ctx->pm[e].oa = owner(ctx, a);
+        ctx->pm[e].ob = owner(ctx, b);
         return PF_OK;
     }
     if (ctx->pm_count == ctx->pm_cap) {
@@ -201,7 +226,7 @@ int pf_ode_set_pair_material(pfOdeContext *ctx, dGeomID a, dGeomID b, const pfOd
         ctx->pm_cap = ncap;
         ctx->counters.allocations++;
     }
-    ctx->pm[ctx->pm_count++] = (pfOdePairMatEntry){a, b, *m};
+    ctx->pm[ctx->pm_count++] = (pfOdePairMatEntry){a, b, owner(ctx, a), owner(ctx, b), *m};
     if (ctx->pm_count * 2 > ctx->pm_hash_cap) {
         int cap = ctx->pm_hash_cap ? 2 * ctx->pm_hash_cap : 32;
         if (pm_rehash(ctx, cap) != PF_OK) {
@@ -299,13 +324,17 @@ static void soft_of(const pfOdeSurface *a, const pfOdeSurface *b, double *erp, d
         *erp = fmin(a->soft_erp, b->soft_erp);
 }
 
-void pf_ode_resolve_material(const pfOdeContext *ctx, dGeomID g1, dGeomID g2,
-                             pfOdePairMaterial *out)
+void pf_ode_resolve_material(pfOdeContext *ctx, dGeomID g1, dGeomID g2, pfOdePairMaterial *out)
 {
-    const pfOdeMaterial *m1 = pf_ode_material_of(ctx, g1), *m2 = pf_ode_material_of(ctx, g2);
+    const pfOdeMaterial *m1 = pf_ode_material_for(ctx, g1), *m2 = pf_ode_material_for(ctx, g2);
     dGeomID a = g1, b = g2;
     order(&a, &b);
     int e = pm_find(ctx, a, b);
+    if (e >= 0 && !(same_owner(ctx, a, &ctx->pm[e].oa) && same_owner(ctx, b, &ctx->pm[e].ob))) {
+        /* set for an earlier geom at one of these addresses: not this pair's */
+        pm_remove(ctx, a, b, 0);
+        e = -1;
+    }
     /* an entry is the material of both sides: combining it with itself keeps mu_s, mu_k and the
      * largest-value fields as given, and makes E* that of two bodies of that material */
     const pfOdeMaterial *p1 = e >= 0 ? &ctx->pm[e].m : m1, *p2 = e >= 0 ? &ctx->pm[e].m : m2;
@@ -337,11 +366,22 @@ static void geom_velocity(dGeomID g, const double *local, double *w)
         w[i] = R[4 * i] * local[0] + R[4 * i + 1] * local[1] + R[4 * i + 2] * local[2];
 }
 
-/* u1, u2 in world, and their parts in the plane normal to n */
+void pf_ode_surface_capture(pfOdePair *p)
+{
+    if (!p->persist.mat.has_motion) {
+        memset(p->step.surf_w1, 0, sizeof p->step.surf_w1);
+        memset(p->step.surf_w2, 0, sizeof p->step.surf_w2);
+        return;
+    }
+    geom_velocity(p->g1, p->persist.mat.vel1, p->step.surf_w1);
+    geom_velocity(p->g2, p->persist.mat.vel2, p->step.surf_w2);
+}
+
+/* u1, u2 in world (captured at collide), and their parts in the plane normal to n */
 static int surface_velocities(const pfOdePair *p, const double *n, double *u1, double *u2)
 {
-    geom_velocity(p->g1, p->persist.mat.vel1, u1);
-    geom_velocity(p->g2, p->persist.mat.vel2, u2);
+    memcpy(u1, p->step.surf_w1, 3 * sizeof *u1);
+    memcpy(u2, p->step.surf_w2, 3 * sizeof *u2);
     double d1 = pf_ode_dot(u1, n), d2 = pf_ode_dot(u2, n);
     for (int k = 0; k < 3; ++k) {
         u1[k] -= d1 * n[k];

@@ -245,6 +245,20 @@ START_TEST(bad_inputs_rejected)
     ck_assert_int_eq(
         pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, body, 0, 0, 0}, NULL, &e),
         PF_ERR_NULL);
+    /* an overflow names the input the user set, not a derived quantity */
+    bad = body;
+    bad.mass = 1e-310;
+    ck_assert_int_eq(pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, bad, 1, 0, 0}, &r, &e),
+                     PF_ERR_RANGE);
+    ck_assert_str_eq(e.field, "body.mass");
+    bad = body;
+    bad.inertia = 1e-310;
+    ck_assert_int_eq(pf_stick_planar(&(pfPlanarStickInput){&def, MU_S, 1.0, bad, 0, 0, 1}, &r, &e),
+                     PF_ERR_RANGE);
+    ck_assert_str_eq(e.field, "body.inertia");
+    ck_assert_int_eq(pf_limit_set_test(&def, MU_S, 1.0, (pfWrench){0, 0, 1e308}, &r, &e),
+                     PF_ERR_RANGE);
+    ck_assert_str_eq(e.field, "holding.mz");
 
     double A[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     pfTwist a = {1, 0, 0};

@@ -173,6 +173,56 @@ START_TEST(forget_geom_drops_pair_entries)
 }
 END_TEST
 
+/* A pair entry belongs to the geoms it was set for: geoms destroyed without pf_ode_forget_geom
+ * (with their bodies) and new geoms made at their addresses do not inherit it (the check of
+ * pf_ode_material_for: class and body generation). The old pairs' mu = 0 would show as the new
+ * pairs' combined mu. */
+START_TEST(pair_entry_not_inherited_at_reused_address)
+{
+    enum { N = 19 };
+    const pfOdeMaterial slick = pf_ode_test_material(0.0, 0.0);
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, NULL, 0, DT, 0.0);
+    dGeomID old[N], g[N];
+    dBodyID oldb[N];
+    dMass ms;
+    dMassSetBoxTotal(&ms, 0.2, 0.05, 0.05, 0.05);
+    for (int k = 0; k < N; ++k) {
+        oldb[k] = dBodyCreate(s.world);
+        dBodySetMass(oldb[k], &ms);
+        dBodySetPosition(oldb[k], 0.3 * (k + 1), 0, 0.025);
+        old[k] = dCreateBox(s.space, 0.05, 0.05, 0.05);
+        dGeomSetBody(old[k], oldb[k]);
+        ck_assert_int_eq(pf_ode_set_pair_material(s.pf, s.plane, old[k], &slick, NULL), PF_OK);
+    }
+    run_for(&s, 0.003);
+    for (int k = 0; k < N; ++k) { /* destroyed without pf_ode_forget_geom */
+        dGeomDestroy(old[k]);
+        dBodyDestroy(oldb[k]);
+    }
+    int reused = 0;
+    for (int k = 0; k < N; ++k) {
+        dBodyID b = dBodyCreate(s.world);
+        dBodySetMass(b, &ms);
+        dBodySetPosition(b, -0.3 * (k + 1), 0, 0.025 - 1e-5);
+        g[k] = dCreateBox(s.space, 0.05, 0.05, 0.05);
+        dGeomSetBody(g[k], b);
+        for (int j = 0; j < N; ++j)
+            reused += g[k] == old[j];
+    }
+    run_for(&s, 0.05);
+    for (int k = 0; k < N; ++k) {
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, g[k], &info), PF_OK);
+        ck_assert_msg(fabs(info.combined_mu_s - 0.5) < 1e-12, "geom %d: mu_s %g (%d of %d reused)",
+                      k, info.combined_mu_s, reused, N);
+    }
+    /* the test means something only if the allocator gave some addresses back */
+    ck_assert_msg(reused > 0, "no geom address was reused");
+    pf_ode_test_free(&s);
+}
+END_TEST
+
 /* The in-solver coupling builds its own normal and friction rows, so it refuses surface
  * parameters, naming the field. Debian's ODE has no patch series, so the context is switched to
  * the solver path by hand (what pf_ode_create does when pf_ode_solver_coupling_available()). */
@@ -480,6 +530,7 @@ int main(void)
     tcase_add_test(pair, pair_entry_order_independent);
     tcase_add_test(pair, pair_entry_refuses_bad_values);
     tcase_add_test(pair, forget_geom_drops_pair_entries);
+    tcase_add_test(pair, pair_entry_not_inherited_at_reused_address);
     tcase_add_test(pair, solver_coupling_refuses_surface);
     suite_add_tcase(s, pair);
     TCase *surf = tcase_create("surface");

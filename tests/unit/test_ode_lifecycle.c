@@ -1,0 +1,481 @@
+/* Adapter life cycles and the quiet failures around them: the combination of huge friction
+ * coefficients, sub-spaces and repeated collisions (no duplicate contacts), the contact group of
+ * the ready-made near callback, and every destroy order plain ODE tolerates (a body or geom
+ * destroyed after the near callback, a geom's address reused, the context destroyed with joints
+ * pending, a geom forgotten between collide and step). Each test failed before its fix. */
+#include "pf_ode_internal.h"
+#include "pf_ode_test_scene.h"
+#include "pf_test_support.h"
+
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#define SLOPE_DEG 29.0     /* tan(29 deg) = 0.554: a box with mu_s = 0.5 and more holds */
+#define HOLD_TOL 1e-6      /* planar drift of a held box [m] */
+#define FORCE_REL_TOL 1e-3 /* measured N of a resting box vs m g */
+
+static void ensure_ode(void)
+{
+    static int ready;
+    if (!ready) {
+        dInitODE2(0);
+        ready = 1;
+    }
+}
+
+/* Enabled joints attached to b: the contact, motor (and, with the in-solver coupling, patch)
+ * joints of the step; the adapter's sentinels are disabled and not counted. */
+static int contact_joints(dBodyID b)
+{
+    int n = 0;
+    for (int i = 0; i < dBodyGetNumJoints(b); ++i)
+        if (dJointIsEnabled(dBodyGetJoint(b, i))) n++;
+    return n;
+}
+
+static dBodyID add_box(dWorldID w, dSpaceID space, double lx, double ly, double lz, double mass,
+                       double x, double y, double z, dGeomID *geom)
+{
+    dBodyID b = dBodyCreate(w);
+    dMass m;
+    dMassSetBoxTotal(&m, mass, lx, ly, lz);
+    dBodySetMass(b, &m);
+    dBodySetPosition(b, x, y, z);
+    *geom = dCreateBox(space, lx, ly, lz);
+    dGeomSetBody(*geom, b);
+    return b;
+}
+
+/* ---- friction coefficients --------------------------------------------------------------------
+ */
+
+START_TEST(test_combine_cannot_overflow)
+{
+    pfOdeMaterial a = pf_ode_default_material(), b = a;
+    a.mu_s = a.mu_k = 1e200; /* past validation: the rule alone must not overflow */
+    b.mu_s = b.mu_k = 1e200;
+    pfOdePairMaterial out;
+    pf_ode_combine(&a, &b, &out);
+    ck_assert(isfinite(out.mu_s) && isfinite(out.mu_k));
+    ck_assert_double_eq_tol(out.mu_s, 1e200, 1e-12 * 1e200);
+    a.mu_s = a.mu_k = 1e-200; /* nor underflow */
+    b.mu_s = b.mu_k = 1e-200;
+    pf_ode_combine(&a, &b, &out);
+    ck_assert_double_eq_tol(out.mu_s, 1e-200, 1e-12 * 1e-200);
+}
+END_TEST
+
+START_TEST(test_huge_mu_rejected_and_max_holds)
+{
+    ensure_ode();
+    dWorldID w = dWorldCreate();
+    pfOdeContext *pf = NULL;
+    ck_assert_int_eq(pf_ode_create(w, NULL, &pf, NULL), PF_OK);
+    dGeomID g = dCreateSphere(0, 0.1);
+    pfOdeMaterial m = pf_ode_test_material(1e200, 1e200);
+    pfError err;
+    ck_assert_int_eq(pf_ode_set_material(pf, g, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "mu_s");
+    ck_assert_ptr_nonnull(strstr(err.message, "1e+200"));
+    dGeomDestroy(g);
+    pf_ode_destroy(pf);
+    dWorldDestroy(w);
+
+    /* the largest accepted coefficient on both geoms: the box holds on the slope */
+    pfOdeMaterial big = pf_ode_test_material(PF_ODE_MU_MAX, PF_ODE_MU_MAX);
+    for (int quick = 0; quick < 2; ++quick) {
+        pfOdeTestScene s;
+        pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &big, quick, 1e-3, SLOPE_DEG * M_PI / 180.0);
+        for (int i = 0; i < 300; ++i)
+            pf_ode_test_step(&s);
+        ck_assert_double_le(pf_ode_test_planar_dist(&s, 0, 0), HOLD_TOL);
+        pf_ode_test_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_subnormal_modulus_rejected)
+{
+    pfOdeMaterial m = pf_ode_default_material();
+    pfError err;
+    m.youngs_modulus = 1e-310;
+    ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "youngs_modulus");
+    ck_assert_ptr_nonnull(strstr(err.message, "1e-310"));
+    m.youngs_modulus = 0.5; /* below PF_ODE_E_MIN */
+    ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_ERR_RANGE);
+    m.youngs_modulus = 1e6; /* rubber */
+    ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_OK);
+    m.hertz_radius = 1e-310; /* would be raised to the floor without a word */
+    ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "hertz_radius");
+    m.hertz_radius = 1e-3;
+    ck_assert_int_eq(pf_ode_material_validate(&m, &err), PF_OK);
+}
+END_TEST
+
+/* ---- sub-spaces and repeated collisions ------------------------------------------------------ */
+
+/* A 0.4 x 0.4 x 0.2 box A on the plane, a 0.1 cube B on A, both in a sub-space of the top
+ * space; with extra = 1 two static spheres in the top space overlap the sub-space's bounding box
+ * without touching A or B (three top-level geoms overlap the sub-space). */
+typedef struct subscene {
+    dWorldID world;
+    dSpaceID top, sub;
+    dJointGroupID group;
+    dGeomID plane, ga, gb, s1, s2;
+    dBodyID a, b;
+    pfOdeContext *pf;
+} subscene;
+
+static void subscene_make(subscene *s, int extra)
+{
+    ensure_ode();
+    memset(s, 0, sizeof *s);
+    s->world = dWorldCreate();
+    dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
+    dWorldSetContactSurfaceLayer(s->world, 1e-4);
+    s->top = dHashSpaceCreate(0);
+    s->sub = dSimpleSpaceCreate(s->top);
+    s->group = dJointGroupCreate(0);
+    s->plane = dCreatePlane(s->top, 0, 0, 1, 0);
+    s->a = add_box(s->world, s->sub, 0.4, 0.4, 0.2, 2.0, 0, 0, 0.1 - 1e-5, &s->ga);
+    s->b = add_box(s->world, s->sub, 0.1, 0.1, 0.1, 0.5, 0, 0, 0.25 - 2e-5, &s->gb);
+    if (extra) {
+        s->s1 = dCreateSphere(s->top, 0.01);
+        dGeomSetPosition(s->s1, 0.18, 0.18, 0.24);
+        s->s2 = dCreateSphere(s->top, 0.01);
+        dGeomSetPosition(s->s2, -0.18, 0.18, 0.24);
+    }
+    ck_assert_int_eq(pf_ode_create(s->world, NULL, &s->pf, NULL), PF_OK);
+    pf_ode_set_contact_group(s->pf, s->group);
+}
+
+static void subscene_free(subscene *s)
+{
+    pf_ode_destroy(s->pf);
+    dJointGroupDestroy(s->group);
+    dSpaceDestroy(s->top); /* destroys the sub-space and every geom (cleanup mode) */
+    dWorldDestroy(s->world);
+}
+
+START_TEST(test_subspace_pair_collided_once)
+{
+    int joints[2], contacts[2];
+    for (int extra = 0; extra < 2; ++extra) {
+        subscene s;
+        subscene_make(&s, extra);
+        for (int i = 0; i < 5; ++i) {
+            dSpaceCollide(s.top, s.pf, pf_ode_near_callback);
+            ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+            joints[extra] = contact_joints(s.b);
+            dWorldStep(s.world, 1e-3);
+            pf_ode_after_step(s.pf);
+            pfOdePatchInfo info;
+            ck_assert_int_eq(pf_ode_find_patch(s.pf, s.ga, s.gb, &info), PF_OK);
+            contacts[extra] = info.contact_count;
+            dJointGroupEmpty(s.group);
+        }
+        subscene_free(&s);
+    }
+    ck_assert_int_eq(contacts[0], 4);
+    ck_assert_int_eq(contacts[1], 4);
+    ck_assert_int_eq(joints[1], joints[0]);
+}
+END_TEST
+
+START_TEST(test_collide_twice_is_a_no_op)
+{
+    int joints[2], contacts[2];
+    for (int twice = 0; twice < 2; ++twice) {
+        subscene s;
+        subscene_make(&s, 0);
+        for (int i = 0; i < 5; ++i) {
+            ck_assert_int_eq(pf_ode_collide(s.pf, s.ga, s.plane, s.group), 4);
+            ck_assert_int_eq(pf_ode_collide(s.pf, s.ga, s.gb, s.group), 4);
+            if (twice) {
+                /* the same pair again, in both orders: nothing more */
+                ck_assert_int_eq(pf_ode_collide(s.pf, s.ga, s.gb, s.group), 0);
+                ck_assert_int_eq(pf_ode_collide(s.pf, s.gb, s.ga, s.group), 0);
+            }
+            ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+            joints[twice] = contact_joints(s.b);
+            dWorldStep(s.world, 1e-3);
+            pf_ode_after_step(s.pf);
+            pfOdePatchInfo info;
+            ck_assert_int_eq(pf_ode_find_patch(s.pf, s.ga, s.gb, &info), PF_OK);
+            contacts[twice] = info.contact_count;
+            dJointGroupEmpty(s.group);
+        }
+        ck_assert_int_eq(pf_ode_patch_count(s.pf), 2);
+        subscene_free(&s);
+    }
+    ck_assert_int_eq(contacts[1], 4);
+    ck_assert_int_eq(joints[1], joints[0]);
+}
+END_TEST
+
+/* ---- the near callback's contact group ------------------------------------------------------- */
+
+START_TEST(test_near_callback_without_group_refused)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    /* no pf_ode_set_contact_group */
+    for (int i = 0; i < 20; ++i) {
+        dSpaceCollide(s.space, s.pf, pf_ode_near_callback);
+        ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_ERR_STATE);
+        dWorldStep(s.world, 1e-3);
+        pf_ode_after_step(s.pf);
+        dJointGroupEmpty(s.group);
+    }
+    /* refused: no joint outside a group was created (they would never be emptied) */
+    ck_assert_int_eq(contact_joints(s.body), 0);
+    /* pf_ode_collide refuses a missing group as well */
+    ck_assert_int_eq(pf_ode_collide(s.pf, s.geom, s.plane, 0), PF_ERR_NULL);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+START_TEST(test_step_errors_name_the_value)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    pfError err;
+    ck_assert_int_eq(pf_ode_before_step_ex(s.pf, NAN, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "dt");
+    ck_assert_ptr_nonnull(strstr(err.message, "nan"));
+    ck_assert_int_eq(pf_ode_before_step_ex(s.pf, -1e-3, &err), PF_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "-0.001"));
+    ck_assert_int_eq(pf_ode_before_step_ex(NULL, 1e-3, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.field, "ctx");
+    /* after_step without before_step: nothing to read */
+    ck_assert_int_eq(pf_ode_after_step_ex(s.pf, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "pf_ode_before_step");
+    /* the near callback without a contact group */
+    dSpaceCollide(s.space, s.pf, pf_ode_near_callback);
+    ck_assert_int_eq(pf_ode_before_step_ex(s.pf, 1e-3, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "contact_group");
+    ck_assert_ptr_nonnull(strstr(err.message, "pf_ode_set_contact_group"));
+    ck_assert_int_eq(pf_ode_after_step_ex(s.pf, &err), PF_OK);
+    ck_assert_int_eq(err.status, PF_OK);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+/* ---- destroy orders ----------------------------------------------------------------------------
+ */
+
+START_TEST(test_destroy_with_joints_pending)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    for (int stock = 0; stock < 2; ++stock) {
+        mat.mode = stock ? PF_ODE_MODE_STOCK : PF_ODE_MODE_EXACT;
+        pfOdeTestScene s;
+        pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+        pf_ode_test_step(&s);
+        pf_ode_set_contact_group(s.pf, s.group);
+        dSpaceCollide(s.space, s.pf, pf_ode_near_callback);
+        ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+        ck_assert_int_gt(contact_joints(s.body), 0);
+        pf_ode_destroy(s.pf); /* joints pending: ODE must not write into the freed context */
+        s.pf = NULL;
+        for (int i = 0; i < dBodyGetNumJoints(s.body); ++i)
+            ck_assert_ptr_null(dJointGetFeedback(dBodyGetJoint(s.body, i)));
+        dWorldStep(s.world, 1e-3); /* under ASan: no write after free */
+        dJointGroupEmpty(s.group);
+        pf_ode_test_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_body_and_geom_destroyed_after_collide)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    for (int what = 0; what < 3; ++what) { /* 0: body, 1: geom, 2: body then geom */
+        pfOdeTestScene s;
+        pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+        dGeomID g2;
+        dBodyID b2 = add_box(s.world, s.space, 0.1, 0.1, 0.1, 1.0, 0.5, 0, 0.05 - 1e-5, &g2);
+        for (int i = 0; i < 5; ++i)
+            pf_ode_test_step(&s);
+        pf_ode_set_contact_group(s.pf, s.group);
+        dSpaceCollide(s.space, s.pf, pf_ode_near_callback);
+        /* plain ODE tolerates either destroy here: the contact joints stay (a body's are
+         * detached from it) */
+        if (what != 1) dBodyDestroy(b2);
+        if (what != 0) dGeomDestroy(g2);
+        ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+        dWorldStep(s.world, 1e-3);
+        ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+        dJointGroupEmpty(s.group);
+        for (int i = 0; i < 5; ++i)
+            pf_ode_test_step(&s);
+        /* the first box still rests */
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+        ck_assert_double_eq_tol(info.normal_force_measured, 0.5 * PF_ODE_TEST_G,
+                                FORCE_REL_TOL * 0.5 * PF_ODE_TEST_G);
+        if (what == 0) dGeomDestroy(g2);
+        pf_ode_test_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_reused_geom_address_has_no_material)
+{
+    enum { N = 19 };
+    pfOdeMaterial slick = pf_ode_test_material(0.0, 0.0);
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, NULL, 0, 1e-3, SLOPE_DEG * M_PI / 180.0);
+    dGeomID old[N];
+    dBodyID oldb[N];
+    for (int k = 0; k < N; ++k) {
+        oldb[k] =
+            add_box(s.world, s.space, 0.05, 0.05, 0.05, 0.2, 0.3 * (k + 1), 0, 0.025, &old[k]);
+        ck_assert_int_eq(pf_ode_set_material(s.pf, old[k], &slick, NULL), PF_OK);
+    }
+    for (int i = 0; i < 3; ++i)
+        pf_ode_test_step(&s);
+    for (int k = 0; k < N; ++k) { /* destroyed without pf_ode_forget_geom */
+        dGeomDestroy(old[k]);
+        dBodyDestroy(oldb[k]);
+    }
+    dGeomID g[N];
+    double x0[N];
+    for (int k = 0; k < N; ++k) {
+        x0[k] = -0.3 * (k + 1);
+        add_box(s.world, s.space, 0.05, 0.05, 0.05, 0.2, x0[k], 0, 0.025 - 1e-5, &g[k]);
+    }
+    for (int i = 0; i < 300; ++i)
+        pf_ode_test_step(&s);
+    /* the new geoms have the default material, not the destroyed geoms' mu = 0 */
+    for (int k = 0; k < N; ++k) {
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, g[k], &info), PF_OK);
+        ck_assert_msg(fabs(info.combined_mu_s - 0.5) < 1e-12, "geom %d: mu_s %g", k,
+                      info.combined_mu_s);
+    }
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+START_TEST(test_forget_between_collide_and_step)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    const double m = 0.5;
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, m, &mat, 0, 1e-3, 0.0);
+    pf_ode_set_contact_group(s.pf, s.group);
+    for (int i = 0; i < 20; ++i)
+        pf_ode_test_step(&s);
+    const double z0 = dBodyGetPosition(s.body)[2];
+    dSpaceCollide(s.space, s.pf, pf_ode_near_callback);
+    pf_ode_forget_geom(s.pf, s.geom); /* the step's contacts stay: plain ODE keeps them too */
+    ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+    dWorldStep(s.world, 1e-3);
+    pf_ode_after_step(s.pf);
+    dJointGroupEmpty(s.group);
+    pf_ode_test_step(&s);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+    ck_assert_double_eq_tol(info.normal_force_measured, m * PF_ODE_TEST_G,
+                            FORCE_REL_TOL * m * PF_ODE_TEST_G);
+    ck_assert_double_eq_tol(dBodyGetPosition(s.body)[2], z0, 1e-7);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+START_TEST(test_dropped_patch_keeps_its_state)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    for (int i = 0; i < 20; ++i) {
+        dBodyAddForce(s.body, 0.5, 0, 0); /* held: below mu_s m g */
+        pf_ode_test_step(&s);
+    }
+    int idx = pf_ode_pair_lookup(s.pf, s.geom, s.plane);
+    ck_assert_int_ge(idx, 0);
+    const pfOdePair *p = pf_ode_pair_at(s.pf, idx);
+    ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
+    double anchor[3];
+    memcpy(anchor, p->persist.anchor1, sizeof anchor);
+    /* a NaN load drops the patch for one step (not stepped: ODE would integrate the NaN) */
+    dBodyAddForce(s.body, NAN, 0, 0);
+    ck_assert_int_eq(pf_ode_collide(s.pf, s.plane, s.geom, s.group), 4);
+    ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+    ck_assert_int_eq(info.state, PF_ODE_STATE_NONE);
+    /* the report says dropped; the state and its anchor carry over, the scratch is cleared */
+    ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
+    ck_assert_double_eq(p->step.rho_g, 0.0);
+    ck_assert_int_eq(p->step.kind, PF_ODE_KIND_POINT);
+    dJointGroupEmpty(s.group);
+    dBodySetForce(s.body, 0, 0, 0);
+    ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+    dBodyAddForce(s.body, 0.5, 0, 0);
+    pf_ode_test_step(&s);
+    ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
+    for (int k = 0; k < 3; ++k)
+        ck_assert_double_eq_tol(p->persist.anchor1[k], anchor[k], 1e-12);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+START_TEST(test_body_table_follows_live_bodies)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    /* 400 bodies made, collided, destroyed without forget, as a spawner of debris would */
+    for (int k = 0; k < 400; ++k) {
+        dGeomID g;
+        dBodyID b = add_box(s.world, s.space, 0.05, 0.05, 0.05, 0.2, 0.3 + 0.01 * (k % 7), 0,
+                            0.025 - 1e-5, &g);
+        pf_ode_test_step(&s);
+        dGeomDestroy(g);
+        dBodyDestroy(b);
+    }
+    pf_ode_test_step(&s);
+    /* the table holds the live bodies (the resting box and a few dead ones awaiting a rebuild),
+     * not the 400 met */
+    ck_assert_int_le(s.pf->body_count, 40);
+    ck_assert_int_le(s.pf->body_cap, 128);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+    ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+    Suite *s = suite_create("ode_lifecycle");
+    TCase *tc = tcase_create("lifecycle");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_combine_cannot_overflow);
+    tcase_add_test(tc, test_huge_mu_rejected_and_max_holds);
+    tcase_add_test(tc, test_subnormal_modulus_rejected);
+    tcase_add_test(tc, test_subspace_pair_collided_once);
+    tcase_add_test(tc, test_collide_twice_is_a_no_op);
+    tcase_add_test(tc, test_near_callback_without_group_refused);
+    tcase_add_test(tc, test_step_errors_name_the_value);
+    tcase_add_test(tc, test_destroy_with_joints_pending);
+    tcase_add_test(tc, test_body_and_geom_destroyed_after_collide);
+    tcase_add_test(tc, test_reused_geom_address_has_no_material);
+    tcase_add_test(tc, test_forget_between_collide_and_step);
+    tcase_add_test(tc, test_dropped_patch_keeps_its_state);
+    tcase_add_test(tc, test_body_table_follows_live_bodies);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return pf_test_run_suite(suite());
+}
