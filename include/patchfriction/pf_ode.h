@@ -260,7 +260,9 @@ void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
  *  given; E* from both sides of modulus youngs_modulus and ratio poisson_ratio,
  *  E* = E / (2 (1 - nu^2)). Surface motion belongs to a geom, not to a pair: surface.velocity
  *  must be zero here (PF_ERR_RANGE naming surface.velocity), and each geom's own material's
- *  velocity still applies.
+ *  velocity still applies. The entry belongs to the two geoms as a geom's material does
+ *  (pf_ode_set_material): pf_ode_forget_geom drops it, and a new geom at the address of one
+ *  destroyed without it does not inherit it.
  *  @param ctx the context
  *  @param a   one geom (not NULL)
  *  @param b   the other geom (not NULL, not a)
