@@ -217,8 +217,13 @@ START_TEST(pair_entry_not_inherited_at_reused_address)
         ck_assert_msg(fabs(info.combined_mu_s - 0.5) < 1e-12, "geom %d: mu_s %g (%d of %d reused)",
                       k, info.combined_mu_s, reused, N);
     }
-    /* the test means something only if the allocator gave some addresses back */
+    /* the test means something only if the allocator gave some addresses back (18 of 19 with
+     * glibc); AddressSanitizer quarantines freed memory, so under it none come back */
+#if !defined(__SANITIZE_ADDRESS__)
     ck_assert_msg(reused > 0, "no geom address was reused");
+#else
+    (void)reused;
+#endif
     pf_ode_test_free(&s);
 }
 END_TEST
