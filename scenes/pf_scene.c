@@ -9,7 +9,8 @@
 
 static const pfSceneClass *const classes[] = {&pf_scene_class_sliding, &pf_scene_class_coupled,
                                               &pf_scene_class_table,   &pf_scene_class_stack,
-                                              &pf_scene_class_bin,     &pf_scene_class_pinch};
+                                              &pf_scene_class_bin,     &pf_scene_class_pinch,
+                                              &pf_scene_class_conveyor};
 #define N_CLASSES ((int)(sizeof classes / sizeof classes[0]))
 
 int pf_scene_count(void)
@@ -235,7 +236,21 @@ static int build(pfScene *s, pfError *err)
         return pfs_fail(err, PF_ERR_RANGE,
                         "%s: --set coupling=%s: expected auto, adapter or solver",
                         s->cls->info.name, cp);
+    /* iterations=N: dWorldSetQuickStepNumIterations for the scenes that offer stepper=quick
+     * (their keys list it), so the tuning guide can measure what stick needs */
+    double iters = 0.0;
+    int has_iters = 0;
+    for (const char *const *k = s->cls->info.params; k && *k; ++k)
+        if (!strcmp(*k, "iterations")) {
+            int r = pfs_param_double(s, "iterations", &iters, 1.0, 0, 1e6, 0, err);
+            if (r < 0) return r;
+            has_iters = r == 1;
+            if (has_iters && iters != floor(iters))
+                return pfs_fail(err, PF_ERR_RANGE, "%s: --set iterations=%g: expected an integer",
+                                s->cls->info.name, iters);
+        }
     int rc = s->cls->build(s, err);
+    if (rc == PF_OK && has_iters && s->world) dWorldSetQuickStepNumIterations(s->world, (int)iters);
     if (rc == PF_OK) rc = pfs_param_check_unused(s, err);
     if (rc != PF_OK) destroy_objects(s);
     return rc;

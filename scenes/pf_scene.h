@@ -1,5 +1,6 @@
 /* Generic interface of the scenes: the literature's sliding-blocks (docs/physics.md §6),
- * coupled-masses (§4) and shaking-table (§3), and the multi-body stack, pinch and bin. One
+ * coupled-masses (§4) and shaking-table (§3), the multi-body stack, pinch and bin, and the
+ * conveyor (surface motion, §8.1). One
  * interface for the headless runner (pf_demo.c), the viewer, the comparison report, the tests and
  * the benchmarks.
  *
@@ -84,6 +85,8 @@ const pfSceneInfo *pf_scene_find(const char *name);
  *  Every scene accepts the generic key coupling=auto|adapter|solver (pfOdeConfig.coupling of the
  *  scene's adapter context, default auto); coupling=solver on an ODE without the patch series
  *  (pf_ode_solver_coupling_available() == 0) fails with the adapter's message naming `coupling`.
+ *  The scenes with a QuickStep option (pinch, stack, bin, conveyor) also take iterations=N (an
+ *  integer >= 1): dWorldSetQuickStepNumIterations on the scene's world (ODE's default is 20).
  *  On success *out is the scene and PF_OK is returned; on error *out is NULL and the status is
  *  returned with err (may be NULL) naming the bad scene, case, key or value, e.g.
  *  "sliding-blocks: --set mass=-1: expected a finite value > 0". */

@@ -44,8 +44,8 @@
 #endif
 
 static const char *const cases[] = {"drop", NULL};
-static const char *const keys[] = {"count", "seed",  "stepper", "dt",       "mu_s",
-                                   "mu_k",  "after", "wall",    "coupling", NULL};
+static const char *const keys[] = {"count", "seed", "stepper",  "dt",         "mu_s", "mu_k",
+                                   "after", "wall", "coupling", "iterations", NULL};
 
 #define BIN_G 9.81      /* gravity [m/s^2] (pfs_ode_begin) */
 #define BIN_HALF 0.35   /* half inner side of the bin [m] */

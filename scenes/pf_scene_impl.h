@@ -52,6 +52,7 @@ extern const pfSceneClass pf_scene_class_table;
 extern const pfSceneClass pf_scene_class_stack;
 extern const pfSceneClass pf_scene_class_bin;
 extern const pfSceneClass pf_scene_class_pinch;
+extern const pfSceneClass pf_scene_class_conveyor;
 
 /** Fill err (may be NULL) with status and a printf message; returns status. */
 int pfs_fail(pfError *err, int status, const char *fmt, ...)

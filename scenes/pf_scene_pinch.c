@@ -50,9 +50,9 @@
 
 enum { C_HOLD, C_LIMIT };
 static const char *const cases[] = {"hold", "limit", NULL};
-static const char *const keys[] = {"grip",      "offset",   "fingers",  "load",
-                                   "criterion", "stepper",  "slip_tol", "tol",
-                                   "mu",        "coupling", NULL};
+static const char *const keys[] = {"grip",      "offset",   "fingers",    "load",
+                                   "criterion", "stepper",  "slip_tol",   "tol",
+                                   "mu",        "coupling", "iterations", NULL};
 
 #define G 9.81
 #define BAR_L 0.2

@@ -36,7 +36,7 @@
 enum { C_TWO, C_TOWER, C_TOWER_OFFSET, C_PYRAMID, C_FEET, C_PUSHED };
 static const char *const cases[] = {"two-box", "tower", "tower-offset", "pyramid", "feet",
                                     "pushed",  NULL};
-static const char *const keys[] = {"stepper", "mu", "push", "seed", "coupling", NULL};
+static const char *const keys[] = {"stepper", "mu", "push", "seed", "coupling", "iterations", NULL};
 
 #define G 9.81
 #define SIDE 0.1

@@ -77,12 +77,39 @@ typedef enum pfOdePatchSource {
     PF_ODE_PATCH_FIXED     ///< use pfOdeMaterial.patch as given, centred at the contact centroid
 } pfOdePatchSource;
 
+/// Contact surface parameters of a material (ODE's soft contact, restitution and surface motion,
+/// applied by the adapter to the patch's rows). All zero (the default) = a rigid, inelastic,
+/// still surface. Two geoms in contact combine as: soft_erp and soft_cfm both from the softer
+/// material (the larger soft_cfm; on a tie the smaller nonzero soft_erp); bounce and bounce_vel
+/// take the larger value; each geom keeps its own velocity, and the patch's friction acts on the
+/// slip relative to the moving surfaces. Not available with the in-solver coupling (see
+/// pf_ode_set_material).
+typedef struct pfOdeSurface {
+    double soft_erp;    ///< ERP of the patch's normal rows, in [0, 1]; 0 (default) = the world's
+                        ///< (dWorldSetERP)
+    double soft_cfm;    ///< CFM of the patch's whole normal support [m/(N s)], finite, >= 0;
+                        ///< 0 (default) = rigid. With it the support is a spring of stiffness
+                        ///< k = ERP / (dt CFM) [N/m] and a damper (1 - ERP) / CFM [N s/m] (ODE's
+                        ///< mapping), whatever the number n of contact points (each point's row
+                        ///< gets CFM n), so a resting weight W sinks W / k below the surface layer
+    double bounce;      ///< restitution e, in [0, 1] (default 0): a normal approach speed v above
+                        ///< bounce_vel leaves at e v, so a dropped body rebounds to e^2 of its
+                        ///< drop height
+    double bounce_vel;  ///< approach speed at or below which there is no bounce [m/s], finite,
+                        ///< >= 0 (default 0)
+    double velocity[3]; ///< velocity of this geom's surface relative to the geom [m/s], finite, in
+                        ///< the geom's frame (dGeomGetRotation; the world frame for a plane): a
+                        ///< conveyor belt, a track. Only its part in the patch plane acts: a
+                        ///< patch sticks when the two surfaces move together, so a box on a belt
+                        ///< moving at v rides at v with no creep relative to it
+} pfOdeSurface;
+
 /// Friction material of one geom. Get defaults from pf_ode_default_material().
-/// Two geoms in contact combine as: mu = sqrt(mu_a mu_b) (both coefficients, without overflow);
-/// mode = STOCK if either is STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum
-/// (1-nu^2)/E; rolling_d, eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a
-/// FIXED patch wins over AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is
-/// LIMIT.
+/// Two geoms in contact (unless the pair has its own material, pf_ode_set_pair_material) combine
+/// as: mu = sqrt(mu_a mu_b) (both coefficients, without overflow); mode = STOCK if either is
+/// STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E; rolling_d,
+/// eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch wins over
+/// AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.
 typedef struct pfOdeMaterial {
     double mu_s;              ///< static coefficient, finite, in [0, PF_ODE_MU_MAX] (default 0.5)
     double mu_k;              ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
@@ -102,6 +129,7 @@ typedef struct pfOdeMaterial {
     pfOdeCriterion criterion; ///< stick test: CA (default) or the exact limit-set test
                               ///< (pf_stick_*_limit); with LIMIT a breakaway starts along the
                               ///< minimising twist. Other values are rejected (PF_ERR_ENUM)
+    pfOdeSurface surface;     ///< soft contact, restitution, surface motion (default: none)
 } pfOdeMaterial;
 
 /** Defaults of a material.
@@ -190,26 +218,78 @@ void pf_ode_destroy(pfOdeContext *ctx);
  *  body is destroyed or a geom of another class appears at its address.
  *  @param ctx  the context
  *  @param geom the geom
- *  @param m    the material (validated; a rejected one leaves the geom's material unchanged)
+ *  @param m    the material (validated; a rejected one leaves the geom's material unchanged).
+ *              Surface parameters (m->surface not all zero) need the adapter coupling: with the
+ *              in-solver coupling (pf_ode_solver.c builds the normal rows itself) they are
+ *              refused with PF_ERR_RANGE naming the field, never ignored
  *  @param err  optional error report (may be NULL)
- *  @return PF_OK, PF_ERR_NULL, PF_ERR_NO_MEMORY or an error of pf_ode_material_validate */
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_RANGE, PF_ERR_NO_MEMORY or an error of
+ *          pf_ode_material_validate */
 int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m, pfError *err);
 
 /** Set the material used by geoms without their own.
  *  @param ctx the context
- *  @param m   the material (validated)
+ *  @param m   the material (validated; surface parameters as in pf_ode_set_material)
  *  @param err optional error report (may be NULL)
  *  @return PF_OK, PF_ERR_NULL or an error of pf_ode_material_validate */
 int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err);
 
-/** Forget a geom's material and every pair state that involves it. Recommended before
- *  dGeomDestroy (destroying without it is safe, but a same-class geom made at the address of a
- *  geom whose body lives on would take the material: docs/integration.md §3). Called between
- *  collision and pf_ode_after_step, the pair's contacts still act in this step and the pair is
- *  released after pf_ode_after_step has read it; the material goes at once.
+/** Forget a geom's material, its pair materials (pf_ode_set_pair_material) and every pair state
+ *  that involves it. Recommended before dGeomDestroy (destroying without it is safe, but a
+ *  same-class geom made at the address of a geom whose body lives on would take the material:
+ *  docs/integration.md §3). Called between collision and pf_ode_after_step, the pair's contacts
+ *  still act in this step and the pair is released after pf_ode_after_step has read it; the
+ *  material and the pair materials go at once.
  *  @param ctx  the context (NULL is ignored)
  *  @param geom the geom (NULL is ignored) */
 void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
+
+/* ---- per-pair materials ----------------------------------------------------------------- */
+/* A pair table rather than a callback: an entry is validated once, when it is set, with the same
+ * errors as pf_ode_set_material (a callback's answer would come back inside pf_ode_collide, in
+ * the user's near callback, where a bad value has no pfError to go to and would have to be
+ * dropped quietly every step); it is forgotten with its geoms (pf_ode_forget_geom); and its
+ * lookup is one hash probe per pair per step. Code that computes materials per pair (from a
+ * material database, say) sets the entry once when the geoms are created. */
+
+/** Give a geom pair its own material, in place of combining the two geoms' materials (copied;
+ *  takes effect from the pair's next collision, like pf_ode_set_material). Order-independent:
+ *  (a, b) and (b, a) are one entry; setting it again replaces it. The entry is used as the
+ *  material of both sides: mu_s, mu_k, mode, criterion, patch source, rolling_d, eps_t, eps_r,
+ *  stock_spin_rho, hertz_radius and the surface's soft_erp, soft_cfm, bounce and bounce_vel as
+ *  given; E* from both sides of modulus youngs_modulus and ratio poisson_ratio,
+ *  E* = E / (2 (1 - nu^2)). Surface motion belongs to a geom, not to a pair: surface.velocity
+ *  must be zero here (PF_ERR_RANGE naming surface.velocity), and each geom's own material's
+ *  velocity still applies. The entry belongs to the two geoms as a geom's material does
+ *  (pf_ode_set_material): pf_ode_forget_geom drops it, and a new geom at the address of one
+ *  destroyed without it does not inherit it.
+ *  @param ctx the context
+ *  @param a   one geom (not NULL)
+ *  @param b   the other geom (not NULL, not a)
+ *  @param m   the material (validated as by pf_ode_material_validate; a rejected one leaves the
+ *             table unchanged)
+ *  @param err optional error report (may be NULL)
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_RANGE (a == b, a surface velocity, or surface parameters
+ *          with the in-solver coupling), PF_ERR_NO_MEMORY or an error of
+ *          pf_ode_material_validate */
+int pf_ode_set_pair_material(pfOdeContext *ctx, dGeomID a, dGeomID b, const pfOdeMaterial *m,
+                             pfError *err);
+
+/** Remove a pair's own material (the pair combines its geoms' materials again from its next
+ *  collision).
+ *  @param ctx the context (NULL is ignored)
+ *  @param a   one geom
+ *  @param b   the other geom
+ *  @return 1 if an entry was removed, 0 if there was none */
+int pf_ode_clear_pair_material(pfOdeContext *ctx, dGeomID a, dGeomID b);
+
+/** Look up a pair's own material (either order).
+ *  @param ctx the context
+ *  @param a   one geom
+ *  @param b   the other geom
+ *  @param out receives the entry if there is one (may be NULL)
+ *  @return 1 if the pair has an entry, 0 if not (or ctx is NULL) */
+int pf_ode_get_pair_material(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdeMaterial *out);
 
 /** Collide two geoms and create this step's contact joints for them in group: one normal-only
  *  contact joint per contact point, and (in pf_ode_before_step) one friction joint at the patch
@@ -296,7 +376,9 @@ typedef struct pfOdePatchInfo {
     double xaxis[3];              ///< patch x axis, world
     double normal_force;          ///< N used for the friction bounds of the last step [N]
     double normal_force_measured; ///< N from the last step's joint feedback [N]
-    pfTwist twist;                ///< relative twist before the step, patch frame
+    pfTwist twist;                ///< relative twist before the step, patch frame; its
+                                  ///< translation is the slip relative to the surfaces' motion
+                                  ///< (pfOdeSurface.velocity)
     pfWrench wrench;     ///< friction wrench applied in the last step, patch frame, about the
                          ///< centre: the rows' feedback plus any component applied explicitly
     pfWrench bounds;     ///< row bounds (fx along t1, fy along t2, mz) [N, N m]; in SLIP the
@@ -309,7 +391,9 @@ typedef struct pfOdePatchInfo {
     int has_ca;          ///< 1 if ca is defined (stick test with alpha != 0)
     double ca[2];        ///< centre of zero acceleration in the patch frame (P10) [m]; with the
                          ///< LIMIT criterion the centre of the minimising incipient rotation
-    double stick_margin; ///< capacity - demand of the last stick test (P12) [W per unit]
+    double stick_margin; ///< capacity - demand of the last stick test (P12, P31) [N]: each a
+                         ///< power [W] per unit speed [m/s] of the unit incipient twist
+                         ///< (|v|^2 + (w rho_g)^2 = 1 m^2/s^2); for a translation mu_s N - |F|
     double drift;        ///< stick: distance from the anchor before the step [m]
     /* the pair's material and the contact points' normal forces */
     double combined_mu_s; ///< the pair's static coefficient after combination (pfOdeMaterial) [-]

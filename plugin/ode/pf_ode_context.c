@@ -118,6 +118,8 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     CHECK_RANGE("eps_r", m->eps_r, m->eps_r >= 0.0, "must be >= 0");
     CHECK_FINITE("stock_spin_rho", m->stock_spin_rho);
     CHECK_RANGE("stock_spin_rho", m->stock_spin_rho, m->stock_spin_rho >= 0.0, "must be >= 0");
+    int sst = pf_ode_surface_validate(&m->surface, err);
+    if (sst != PF_OK) return sst;
     if (m->source == PF_ODE_PATCH_FIXED) {
         int st = pf_patch_def_validate(&m->patch, err);
         if (st != PF_OK) return st;
@@ -192,6 +194,7 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
         return PF_ERR_NULL;
     }
     int st = pf_ode_material_validate(m, err);
+    if (st == PF_OK) st = pf_ode_surface_check_coupling(ctx, m, err);
     if (st != PF_OK) return st;
     pfOdeMatOwner owner = {dGeomGetClass(geom), dGeomGetBody(geom), 0};
     owner.gen = pf_ode_body_track(ctx, owner.body);
@@ -239,6 +242,7 @@ int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfErr
         return PF_ERR_NULL;
     }
     int st = pf_ode_material_validate(m, err);
+    if (st == PF_OK) st = pf_ode_surface_check_coupling(ctx, m, err);
     if (st != PF_OK) return st;
     ctx->default_mat = *m;
     return PF_OK;
@@ -698,6 +702,7 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->mat_index);
     free(ctx->mats);
     free(ctx->spaces_done);
+    pf_ode_pair_materials_free(ctx);
     free(ctx);
 }
 
@@ -728,6 +733,7 @@ void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom)
         }
     }
     ctx->alive_count = w;
+    pf_ode_pair_materials_forget(ctx, geom);
     int s = mat_slot(ctx, geom);
     if (s >= 0) mat_remove(ctx, s);
 }

@@ -17,6 +17,14 @@ typedef struct pfOdePairMaterial {
     double e_star;       ///< combined modulus E* [Pa]
     double rolling_d, eps_t, eps_r, stock_spin_rho;
     pfOdeCriterion criterion; ///< stick test: CA, or LIMIT if either material asks for it
+
+    /* contact surface (pf_ode_surface.c, pf_ode_resolve_material) */
+    double soft_erp;         ///< normal rows' ERP, 0 = the world's
+    double soft_cfm;         ///< the patch's normal compliance [m/(N s)], 0 = rigid
+    double bounce;           ///< restitution e
+    double bounce_vel;       ///< no bounce at or below this approach speed [m/s]
+    int has_motion;          ///< 1: vel1 or vel2 is nonzero
+    double vel1[3], vel2[3]; ///< g1's / g2's surface velocity, in its geom's frame [m/s]
 } pfOdePairMaterial;
 
 /// Patch geometry found from the contacts (before the normal force is known).
@@ -59,6 +67,8 @@ typedef struct pfOdePairPersist {
     double support_c2[3], support_n2[3];       ///< body 2's face: point, outward normal (body 2
                                                ///< frame; world without a body 2)
     pfPatchDef support_def;                    ///< the patch
+    /* surface motion (pf_ode_surface.c) */
+    double surf_dt; ///< the step taken since the stick anchors were last placed or moved [s]
 } pfOdePairPersist;
 
 /// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
@@ -95,10 +105,18 @@ typedef struct pfOdePairStep {
     int solver_sticks;       ///< the last projection kept the patch at rest
     double solver_cfm[3];    ///< the patch joint's friction-row CFM (dJointSetPatchFrictionCFM)
     int st_valid;            ///< the adapter's static test ran this step (patch at rest):
-    double st_demand;        ///< its demand [W per unit twist] (loads, independent of N)
+    double st_demand;        ///< its demand [N]: power [W] per unit speed [m/s] of the unit
+                             ///< incipient twist (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
     double model_A[9];       ///< the patch's Delassus block given the world joints (the adapter's
                              ///< model), the metric of the stick test of the solver's lambda*
+
+    /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
+    double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]
+    int has_surf; ///< 1: a surface moves; the friction acts on the slip relative to it
+    double surf_u1[3], surf_u2[3]; ///< g1's / g2's surface velocity in the patch plane, world
+    double surf_s[3]; ///< surf_u2 - surf_u1: the body velocity of 1 relative to 2 at which the
+                      ///< surfaces do not slip (world, in the patch plane) [m/s]
 } pfOdePairStep;
 
 /// One geom pair in the pool (a chunk that never moves, so the dJointFeedback structs of its
@@ -185,7 +203,22 @@ struct pfOdeContext {
     int spaces_done_count, spaces_done_cap;
     unsigned long spaces_frame; ///< the step spaces_done belongs to
     int before_called;          ///< pf_ode_before_step ran and pf_ode_after_step has not yet
+
+    /* per-pair materials (pf_ode_surface.c): entries keyed by the geom pair in address order,
+     * with an open-addressing hash of their indices (rebuilt on removal) */
+    struct pfOdePairMatEntry *pm;
+    int pm_count, pm_cap;
+    int *pm_hash; ///< -1 = empty
+    int pm_hash_cap;
 };
+
+/// One per-pair material (pf_ode_set_pair_material): a < b by address, with who they were when
+/// it was set (a geom destroyed without pf_ode_forget_geom is recognised as for materials).
+typedef struct pfOdePairMatEntry {
+    dGeomID a, b;
+    pfOdeMatOwner oa, ob;
+    pfOdeMaterial m;
+} pfOdePairMatEntry;
 
 /* pf_ode_context.c */
 /// Fill err (may be NULL): status, field and a message printf'd from fmt with field and v.
@@ -211,6 +244,30 @@ int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b);
 /// 1 if both bodies of a pair are alive (pf_ode_body_alive).
 int pf_ode_pair_bodies_alive(const pfOdeContext *ctx, const pfOdePair *p);
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out);
+
+/* pf_ode_surface.c: per-pair materials and contact surface parameters */
+int pf_ode_surface_validate(const pfOdeSurface *sf, pfError *err);
+/// PF_ERR_RANGE naming the field if m has surface parameters and ctx couples in the solver.
+int pf_ode_surface_check_coupling(const pfOdeContext *ctx, const pfOdeMaterial *m, pfError *err);
+/// The pair's material: its own entry or the combination of the geoms' (g1 carries body 1);
+/// an entry set for an earlier geom at g1's or g2's address is dropped (pf_ode_material_for).
+void pf_ode_resolve_material(pfOdeContext *ctx, dGeomID g1, dGeomID g2, pfOdePairMaterial *out);
+/// At collide: the surfaces' velocities of p->g1 / p->g2 in world coordinates (p->step.surf_w*),
+/// so that nothing after collide reads a geom.
+void pf_ode_surface_capture(pfOdePair *p);
+/// Drop the pair materials that involve geom; free the table.
+void pf_ode_pair_materials_forget(pfOdeContext *ctx, dGeomID geom);
+void pf_ode_pair_materials_free(pfOdeContext *ctx);
+/// This step's surface motion of p in its patch plane (p->step.has_surf, surf_*); needs p->step.n.
+void pf_ode_surface_motion(pfOdePair *p);
+/// Move a held patch's anchors with the surfaces over the step taken since they were placed.
+void pf_ode_surface_advance_anchors(pfOdePair *p);
+/// The pair's surface parameters on one of its contact joints: soft ERP / CFM (npoints: the
+/// loaded points sharing the patch's compliance), bounce and, if friction (ODE's own friction
+/// rows: stock mode, a degenerate patch), the surface motion as motion1 / motion2.
+/// A non-finite surface motion is left out and counted (dropped_nonfinite).
+void pf_ode_surface_contact(pfOdeContext *ctx, const pfOdePair *p, int npoints, int friction,
+                            dContact *c);
 
 /* pf_ode_patch.c */
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);

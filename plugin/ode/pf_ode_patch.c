@@ -677,9 +677,12 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
      * anchored with the patch: theta = n2 x n1 (anchored normals now, in world), and the point r
      * of body 1 has moved along the normal by (theta x (r - c)).n. The rows stay unilateral, so
      * this cannot hold a corner down (tipping is unchanged); it only removes the solver's
-     * drift. Clamped like the tangential correction. */
+     * drift. Clamped like the tangential correction. A soft contact (surface.soft_cfm > 0) has
+     * none: its points sit below the surface layer, where ERP restores them, and the tilt its
+     * springs take under a moment is physics the anchor must not undo. */
     double theta[3] = {0, 0, 0}, tilt_gain = 0.0;
-    if (!stock && p->persist.state == PF_ODE_STATE_STICK && p->step.dt > 0.0) {
+    if (!stock && p->persist.state == PF_ODE_STATE_STICK && p->step.dt > 0.0 &&
+        !(p->persist.mat.soft_cfm > 0.0)) {
         dVector3 n1, n2 = {p->persist.nrm2[0], p->persist.nrm2[1], p->persist.nrm2[2], 0};
         dBodyVectorToWorld(b1, p->persist.nrm1[0], p->persist.nrm1[1], p->persist.nrm1[2], n1);
         if (b2)
@@ -694,6 +697,11 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         pf_ode_mobility(b1, &mb1);
         pf_ode_mobility(b2, &mb2);
     }
+    /* the points that share the patch's soft compliance: those in contact (a support vertex that
+     * is apart, depth < 0, carries nothing) */
+    int loaded = 0;
+    for (int i = 0; i < p->step.ncontacts; ++i)
+        loaded += p->step.contacts[i].depth >= 0.0;
     for (int i = first; i < p->step.ncontacts; ++i) {
         dContact c;
         memset(&c, 0, sizeof c);
@@ -736,6 +744,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 c.surface.motionN = vn;
             }
         }
+        pf_ode_surface_contact(ctx, p, loaded, stock || point, &c);
         out[i - first] = c;
     }
 }
@@ -771,8 +780,9 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
      * rows with no mobility on either side are a zero pivot for ODE's LDLT (dWorldStep aborts in
      * dxLDLTRemove, "d[i] != 0"). Stock mode keeps ODE's own behaviour. */
     if ((!b1 || dBodyIsKinematic(b1)) && (!b2 || dBodyIsKinematic(b2))) {
-        const pfOdeMaterial *m1 = pf_ode_material_for(ctx, g1), *m2 = pf_ode_material_for(ctx, g2);
-        if (m1->mode != PF_ODE_MODE_STOCK && m2->mode != PF_ODE_MODE_STOCK) return 0;
+        pfOdePairMaterial pm; /* the pair's own material, if it has one, decides */
+        pf_ode_resolve_material(ctx, g1, g2, &pm);
+        if (pm.mode != PF_ODE_MODE_STOCK) return 0;
     }
     /* Body 1 is the dynamic one: the stick test models body 1's motion under its loads, and a
      * kinematic body 1 (a finger driven by the user) would leave the patch in slip for good. */
@@ -812,7 +822,6 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     /* the bodies' generations: 0 for a body that cannot be tracked */
     const unsigned long gen1 = pf_ode_body_track(ctx, b1), gen2 = pf_ode_body_track(ctx, b2);
     if (!gen1 || (b2 && !gen2)) return PF_ERR_NO_MEMORY;
-    const pfOdeMaterial *m1 = pf_ode_material_for(ctx, g1), *m2 = pf_ode_material_for(ctx, g2);
     int idx = -1;
     if (pf_ode_pair_acquire(ctx, g1, g2, &idx) != PF_OK) return PF_ERR_NO_MEMORY;
     pfOdePair *p = pf_ode_pair_at(ctx, idx);
@@ -831,7 +840,10 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     p->step.b1 = b1;
     p->step.b2 = b2;
     p->step.group = group;
-    pf_ode_combine(m1, m2, &p->persist.mat);
+    /* the pair's own material or the geoms' combined, and the surfaces' motion in world
+     * coordinates (pf_ode_surface.c; read here, as no geom is read after collide) */
+    pf_ode_resolve_material(ctx, g1, g2, &p->persist.mat);
+    pf_ode_surface_capture(p);
     for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
         p->step.contacts[p->step.ncontacts++] = cg[i];
 

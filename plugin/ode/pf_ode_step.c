@@ -492,12 +492,21 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
     }
 
     double vn, pv2[3];
-    const pfTwist tw = patch_twist(p, &vn, pv2, in->wrel);
+    pfTwist tw0 = patch_twist(p, &vn, pv2, in->wrel);
+    /* moving surfaces (pf_ode_surface.c): friction sees the slip relative to them, the body
+     * twist less s = u2 - u1, the relative velocity at which the surfaces move together */
+    pf_ode_surface_motion(p);
+    const double *s_surf = p->step.surf_s;
+    tw0.vx -= pf_ode_dot(s_surf, x);
+    tw0.vy -= pf_ode_dot(s_surf, y);
+    const pfTwist tw = tw0;
     in->tw = tw;
     {
-        /* rolling velocity: body 1's mass centre relative to body 2 at c (Hertz shift d) */
+        /* rolling velocity: body 1's mass centre relative to body 2's surface at c (Hertz
+         * shift d) */
         const dReal *lv1 = dBodyGetLinearVel(b1);
-        double vg[3] = {lv1[0] - pv2[0], lv1[1] - pv2[1], lv1[2] - pv2[2]};
+        double vg[3] = {lv1[0] - pv2[0] - s_surf[0], lv1[1] - pv2[1] - s_surf[1],
+                        lv1[2] - pv2[2] - s_surf[2]};
         p->step.roll.vx = pf_ode_dot(vg, x);
         p->step.roll.vy = pf_ode_dot(vg, y);
         p->step.roll.w = 0.0;
@@ -718,8 +727,13 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
             memcpy(p->persist.anchor2, c, sizeof p->persist.anchor2);
             memcpy(p->persist.axis2, x, sizeof p->persist.axis2);
         }
+    } else {
+        /* held on moving surfaces: each anchor rides with its surface */
+        pf_ode_surface_advance_anchors(p);
     }
-    /* drift of the anchored patch since it stuck, corrected through the targets */
+    p->persist.surf_dt = dt;
+    /* drift of the anchored patch since it stuck, corrected through the targets; the rows'
+     * targets are the surfaces' relative velocity s plus the correction */
     double pa1[3], pa2[3], u1[3], u2[3];
     body_frame_point(b1, p->persist.anchor1, pa1);
     body_frame_vec(b1, p->persist.axis1, u1);
@@ -740,8 +754,8 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     memcpy(rs->t1, x, sizeof rs->t1);
     memcpy(rs->t2, y, sizeof rs->t2);
     rs->b1 = rs->b2 = mu_s * N;
-    rs->m1 = clampd(-g * dxp, tol);
-    rs->m2 = clampd(-g * dyp, tol);
+    rs->m1 = clampd(-g * dxp, tol) + pf_ode_dot(p->step.surf_s, x);
+    rs->m2 = clampd(-g * dyp, tol) + pf_ode_dot(p->step.surf_s, y);
     double dspin = 0.0;
     pfTwist unit_spin = {0.0, 0.0, 1.0};
     if (pf_patch_dissipation(&p->step.def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK) dspin = 0.0;
@@ -819,6 +833,9 @@ static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     pf_ode_cross(n, rs->t1, rs->t2);
     rs->b1 = fm;
     rs->b2 = 0.0;
+    /* the row opposes the slip relative to the moving surfaces: its target is their s */
+    rs->m1 = pf_ode_dot(p->step.surf_s, rs->t1);
+    rs->m2 = pf_ode_dot(p->step.surf_s, rs->t2);
     rs->bspin = fabs(W.mz);
     double mw[3];
     int has_roll = rolling_rows(p, in->a_hertz, N, rs, mw);

@@ -15,6 +15,7 @@
 #include <patchfriction/pf_ode.h>
 
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -390,6 +391,49 @@ START_TEST(test_extreme_inputs_stay_finite)
 }
 END_TEST
 
+/* Surface parameters at their extremes (pfOdeSurface: soft ERP / CFM, bounce, surface motion of
+ * opposite signs whose difference overflows): every shape, mode and stepper, and ODE still sees
+ * only finite arguments. */
+START_TEST(test_surface_extremes_stay_finite)
+{
+    g_calls = g_bad = 0;
+    const double vels[] = {1e300, DBL_MAX};
+    const pfOdeMode modes[] = {PF_ODE_MODE_EXACT, PF_ODE_MODE_PADE, PF_ODE_MODE_STOCK};
+    for (int shape = 0; shape < 4; ++shape)
+        for (int im = 0; im < 3; ++im)
+            for (int quick = 0; quick < 2; ++quick)
+                for (int k = 0; k < 3; ++k) {
+                    params p = base();
+                    p.shape = shape;
+                    p.mode = modes[im];
+                    p.quick = quick;
+                    p.speed = 1.0;
+                    scene s;
+                    scene_make(&s, &p);
+                    pfOdeMaterial a = pf_ode_default_material(), b;
+                    a.mode = p.mode;
+                    a.surface.soft_erp = k == 0 ? 1.0 : 0.0;
+                    a.surface.soft_cfm = k == 0 ? DBL_MAX : (k == 1 ? 1e-300 : 0.0);
+                    a.surface.bounce = 1.0;
+                    a.surface.bounce_vel = k == 2 ? DBL_MAX : 0.0;
+                    b = a;
+                    if (k < 2) {
+                        a.surface.velocity[0] = vels[k];
+                        b.surface.velocity[0] = -vels[k];
+                        b.surface.velocity[1] = vels[k];
+                    }
+                    ck_assert_int_eq(pf_ode_set_material(s.pf, s.plane, &a, NULL), PF_OK);
+                    ck_assert_int_eq(pf_ode_set_material(s.pf, s.geom, &b, NULL), PF_OK);
+                    for (int i = 0; i < 20; ++i)
+                        scene_step(&s, &p);
+                    scene_free(&s);
+                }
+    ck_assert_int_gt(g_calls, 100);
+    ck_assert_msg(g_bad == 0, "%lld non-finite arguments reached ODE; first: %s", g_bad,
+                  g_last_bad);
+}
+END_TEST
+
 /* xorshift64*: a reproducible stream for the randomised run */
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 static double uni(void)
@@ -438,6 +482,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_wrap_is_active);
     tcase_add_test(tc, test_extreme_inputs_stay_finite);
+    tcase_add_test(tc, test_surface_extremes_stay_finite);
     tcase_add_test(tc, test_randomised_run_stays_finite);
     suite_add_tcase(s, tc);
     return s;
