@@ -76,7 +76,7 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
 {
     clear_err(err);
     if (!m) {
-        set_err(err, PF_ERR_NULL, "material", "%s is NULL%.0f", 0.0);
+        set_err(err, PF_ERR_NULL, "material", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
     CHECK_FINITE("mu_s", m->mu_s);
@@ -190,7 +190,7 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
 {
     if (!ctx || !geom) {
         clear_err(err);
-        set_err(err, PF_ERR_NULL, ctx ? "geom" : "ctx", "%s is NULL%.0f", 0.0);
+        set_err(err, PF_ERR_NULL, ctx ? "geom" : "ctx", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
     int st = pf_ode_material_validate(m, err);
@@ -238,7 +238,7 @@ int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfErr
 {
     if (!ctx) {
         clear_err(err);
-        set_err(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        set_err(err, PF_ERR_NULL, "ctx", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
     int st = pf_ode_material_validate(m, err);
@@ -605,12 +605,12 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
 {
     clear_err(err);
     if (!out) {
-        set_err(err, PF_ERR_NULL, "out", "%s is NULL%.0f", 0.0);
+        set_err(err, PF_ERR_NULL, "out", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
     *out = NULL;
     if (!world) {
-        set_err(err, PF_ERR_NULL, "world", "%s is NULL%.0f", 0.0);
+        set_err(err, PF_ERR_NULL, "world", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
     pfOdeConfig c = cfg ? *cfg : pf_ode_default_config();

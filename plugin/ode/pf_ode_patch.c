@@ -583,8 +583,9 @@ int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
     pfOdePairPersist *s = &p->persist;
     if (!s->has_support || p->fresh || p->forgotten || p->seen + 1 != ctx->frame ||
         s->state != PF_ODE_STATE_STICK || s->mat.mode == PF_ODE_MODE_STOCK || s->mat.fixed ||
-        s->support_run >= PF_ODE_CARRY_STEPS || ctx->frame_group_frame != ctx->frame ||
-        !ctx->frame_group || !pf_ode_pair_bodies_alive(ctx, p))
+        s->mat.has_motion || s->mat.soft_cfm > 0.0 || s->support_run >= PF_ODE_CARRY_STEPS ||
+        ctx->frame_group_frame != ctx->frame || !ctx->frame_group ||
+        !pf_ode_pair_bodies_alive(ctx, p))
         return 0;
     dBodyID b1 = p->step.b1, b2 = p->step.b2;
     double c2[3], n2[3], c1[3], x1[3];
@@ -627,7 +628,7 @@ int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
         cg[i].g1 = 0;                    /* no geom is read or handed on: one may be gone */
         cg[i].g2 = 0;
         cg[i].side1 = cg[i].side2 = -1;
-        gap = fmax(gap, -cg[i].depth);
+        gap = fmax(gap, fabs(cg[i].depth));
     }
     if (!(gap <= PF_ODE_CARRY_GAP * sqrt(size2)) || !pf_ode_finite3(c1) || !pf_ode_finite3(x1) ||
         !pf_ode_finite3(n2))

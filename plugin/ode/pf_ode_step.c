@@ -980,7 +980,7 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
 {
     if (err) memset(err, 0, sizeof *err);
     if (!ctx) {
-        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
     if (!(dt > 0.0) || !isfinite(dt)) {
@@ -1216,7 +1216,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
 {
     if (err) memset(err, 0, sizeof *err);
     if (!ctx) {
-        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL%.0f", 0.0);
+        pf_ode_set_error(err, PF_ERR_NULL, "ctx", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
     if (!ctx->before_called) {

@@ -82,6 +82,11 @@ START_TEST(test_bad_materials_rejected)
     ck_assert_int_ne(err.field[0], '\0');
 
     ck_assert_int_eq(pf_ode_set_material(NULL, g, &m, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.message, "ctx is NULL"); /* (read "ctx is NULL0" once) */
+    ck_assert_int_eq(pf_ode_set_material(pf, g, NULL, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.message, "material is NULL");
+    ck_assert_int_eq(pf_ode_before_step_ex(NULL, 1e-3, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.message, "ctx is NULL");
     ck_assert_int_eq(pf_ode_before_step(pf, 0.0), PF_ERR_RANGE);
     ck_assert_int_eq(pf_ode_before_step(pf, NAN), PF_ERR_RANGE);
 
