@@ -81,6 +81,9 @@ static int cv_build(pfScene *s, pfError *err)
                         stepper);
     if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
     s->quick = k->quick;
+    /* surface motion is the adapter's (the in-solver coupling has no surface parameters): auto
+     * means the adapter here; an explicit coupling=solver is refused by the material */
+    if (s->coupling == PF_ODE_COUPLING_AUTO) s->coupling = PF_ODE_COUPLING_ADAPTER;
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
     /* QuickStep visits the rows in ODE's random order: restart the generator, so a run is
      * repeatable whatever ran before in the process */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 static int ode_ready;
+pfOdeCoupling pf_ode_test_coupling = PF_ODE_COUPLING_AUTO;
 
 static void near(void *data, dGeomID a, dGeomID b)
 {
@@ -31,7 +32,9 @@ static void scene_setup(pfOdeTestScene *s, int quick, double dt, double incline)
     s->group = dJointGroupCreate(0);
     s->plane = dCreatePlane(s->space, 0, 0, 1, 0);
     s->body = dBodyCreate(s->world);
-    ck_assert_int_eq(pf_ode_create(s->world, NULL, &s->pf, NULL), PF_OK);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = pf_ode_test_coupling;
+    ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
 }
 
 void pf_ode_test_box(pfOdeTestScene *s, double lx, double ly, double lz, double mass,

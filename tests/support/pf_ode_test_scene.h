@@ -18,6 +18,9 @@ typedef struct pfOdeTestScene {
     double time; ///< simulated time [s]
 } pfOdeTestScene;
 
+/// The coupling of the contexts the scenes below create (default PF_ODE_COUPLING_AUTO: the
+/// in-solver one on the patched ODE); a test of the adapter's own rows sets ADAPTER.
+extern pfOdeCoupling pf_ode_test_coupling;
 /// The step sizes every adapter test runs (1e-4, 1e-3, 5e-3: fine, typical, coarse) [s].
 extern const double PF_ODE_TEST_DTS[3];
 /// "QuickStep" or "WorldStep", for messages.

@@ -126,6 +126,8 @@ END_TEST
 int main(void)
 {
     Suite *su = suite_create("ode_support");
+    /* the adapter's rows (the in-solver coupling has no carried support) */
+    pf_ode_test_coupling = PF_ODE_COUPLING_ADAPTER;
     TCase *tc = tcase_create("support");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_quick_stack_never_falls_a_step);

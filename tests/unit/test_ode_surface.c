@@ -530,6 +530,8 @@ END_TEST
 int main(void)
 {
     Suite *s = suite_create("ode_surface");
+    /* the adapter's rows (the in-solver coupling has no surface parameters) */
+    pf_ode_test_coupling = PF_ODE_COUPLING_ADAPTER;
     TCase *pair = tcase_create("pair_material");
     tcase_add_test(pair, pair_entry_wins_over_geom_rule);
     tcase_add_test(pair, pair_entry_order_independent);
