@@ -129,29 +129,13 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
 
 /* ---- hashing -------------------------------------------------------------------------------- */
 
-static uint64_t hash_ptr(const void *p)
-{
-    uint64_t x = (uint64_t)(uintptr_t)p;
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
-static uint64_t hash_pair(dGeomID a, dGeomID b)
-{
-    return hash_ptr(a) * 31u + hash_ptr(b);
-}
-
 /* ---- materials ------------------------------------------------------------------------------ */
 
 static int mat_slot(const pfOdeContext *ctx, dGeomID g)
 {
     if (ctx->mat_cap == 0) return -1;
     int mask = ctx->mat_cap - 1;
-    int i = (int)(hash_ptr(g) & (uint64_t)mask);
+    int i = (int)(pf_ode_hash_ptr(g) & (uint64_t)mask);
     while (ctx->mat_keys[i]) {
         if (ctx->mat_keys[i] == g) return i;
         i = (i + 1) & mask;
@@ -171,7 +155,7 @@ static int mat_grow(pfOdeContext *ctx)
     }
     for (int i = 0; i < ctx->mat_cap; ++i) {
         if (!ctx->mat_keys[i]) continue;
-        int j = (int)(hash_ptr(ctx->mat_keys[i]) & (uint64_t)(ncap - 1));
+        int j = (int)(pf_ode_hash_ptr(ctx->mat_keys[i]) & (uint64_t)(ncap - 1));
         while (keys[j])
             j = (j + 1) & (ncap - 1);
         keys[j] = ctx->mat_keys[i];
@@ -224,7 +208,7 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
         ctx->counters.allocations++;
     }
     int mask = ctx->mat_cap - 1;
-    int i = (int)(hash_ptr(geom) & (uint64_t)mask);
+    int i = (int)(pf_ode_hash_ptr(geom) & (uint64_t)mask);
     while (ctx->mat_keys[i])
         i = (i + 1) & mask;
     ctx->mat_keys[i] = geom;
@@ -273,7 +257,7 @@ static void mat_remove(pfOdeContext *ctx, int s)
         dGeomID k = keys[j];
         int v = idx[j];
         keys[j] = NULL;
-        int t = (int)(hash_ptr(k) & (uint64_t)mask);
+        int t = (int)(pf_ode_hash_ptr(k) & (uint64_t)mask);
         while (keys[t])
             t = (t + 1) & mask;
         keys[t] = k;
@@ -312,7 +296,7 @@ static int body_slot(const pfOdeContext *ctx, dBodyID b)
 {
     if (ctx->body_cap == 0) return -1;
     int mask = ctx->body_cap - 1;
-    int i = (int)(hash_ptr(b) & (uint64_t)mask);
+    int i = (int)(pf_ode_hash_ptr(b) & (uint64_t)mask);
     while (ctx->bodies[i].body) {
         if (ctx->bodies[i].body == b) return i;
         i = (i + 1) & mask;
@@ -400,7 +384,7 @@ unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
                 continue;
             }
             ctx->body_count++;
-            int j = (int)(hash_ptr(ctx->bodies[i].body) & (uint64_t)(ncap - 1));
+            int j = (int)(pf_ode_hash_ptr(ctx->bodies[i].body) & (uint64_t)(ncap - 1));
             while (nb[j].body)
                 j = (j + 1) & (ncap - 1);
             nb[j] = ctx->bodies[i];
@@ -476,7 +460,7 @@ pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx)
 static int pair_slot(const pfOdeContext *ctx, dGeomID g1, dGeomID g2)
 {
     int mask = ctx->pair_hash_cap - 1;
-    int i = (int)(hash_pair(g1, g2) & (uint64_t)mask);
+    int i = (int)(pf_ode_hash_pair(g1, g2) & (uint64_t)mask);
     while (ctx->pair_hash[i] >= 0) {
         const pfOdePair *p = pf_ode_pair_at(ctx, ctx->pair_hash[i]);
         if (p->g1 == g1 && p->g2 == g2) return i;
@@ -528,7 +512,7 @@ static int rehash_pairs(pfOdeContext *ctx, int ncap)
         h[i] = -1;
     for (int a = 0; a < ctx->alive_count; ++a) {
         const pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        int j = (int)(hash_pair(p->g1, p->g2) & (uint64_t)(ncap - 1));
+        int j = (int)(pf_ode_hash_pair(p->g1, p->g2) & (uint64_t)(ncap - 1));
         while (h[j] >= 0)
             j = (j + 1) & (ncap - 1);
         h[j] = ctx->alive[a];
@@ -584,7 +568,7 @@ void pf_ode_pair_release(pfOdeContext *ctx, int idx)
         j = (j + 1) & mask;
         if (ctx->pair_hash[j] < 0) break;
         const pfOdePair *q = pf_ode_pair_at(ctx, ctx->pair_hash[j]);
-        int home = (int)(hash_pair(q->g1, q->g2) & (uint64_t)mask);
+        int home = (int)(pf_ode_hash_pair(q->g1, q->g2) & (uint64_t)mask);
         /* move q back to i if its home is not in (i, j] cyclically */
         int move = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
         if (move) {

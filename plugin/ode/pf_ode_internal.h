@@ -4,6 +4,8 @@
 
 #include <patchfriction/pf_ode.h>
 
+#include <stdint.h>
+
 /// Measured normal forces a held patch's capacity looks back over.
 #define PF_ODE_N_RECENT 4
 
@@ -318,6 +320,21 @@ static inline void pf_ode_cross(const double *a, const double *b, double *r)
 static inline int pf_ode_finite3(const double *a)
 {
     return (a[0] - a[0] == 0.0) && (a[1] - a[1] == 0.0) && (a[2] - a[2] == 0.0);
+}
+/* The tables' hash of a pointer (the murmur3 finalizer) and of an ordered geom pair. */
+static inline uint64_t pf_ode_hash_ptr(const void *p)
+{
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+static inline uint64_t pf_ode_hash_pair(dGeomID a, dGeomID b)
+{
+    return pf_ode_hash_ptr(a) * 31u + pf_ode_hash_ptr(b);
 }
 /* ODE fills dVector3s of dReal; the adapter works in plain double[3]. */
 static inline void pf_ode_to3(const dReal *v, double *o)

@@ -1003,7 +1003,7 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
     }
     ctx->alive_count = w;
     /* the patches on each body this step (the in-solver coupling's friction-row CFM) */
-    for (int a = 0; a < ctx->alive_count; ++a) {
+    for (int a = 0; ctx->solver && a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         if (p->persist.mat.mode == PF_ODE_MODE_STOCK) continue;
         pf_ode_body_add_patch(ctx, p->step.b1);

@@ -103,16 +103,6 @@ int pf_ode_surface_check_coupling(const pfOdeContext *ctx, const pfOdeMaterial *
 
 /* ---- per-pair materials --------------------------------------------------------------------- */
 
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
 /* the pair in address order, so that (a, b) and (b, a) are one key */
 static void order(dGeomID *a, dGeomID *b)
 {
@@ -125,7 +115,7 @@ static void order(dGeomID *a, dGeomID *b)
 
 static int home(const pfOdeContext *ctx, dGeomID a, dGeomID b)
 {
-    uint64_t h = mix((uint64_t)(uintptr_t)a) * 31u + mix((uint64_t)(uintptr_t)b);
+    uint64_t h = pf_ode_hash_pair(a, b);
     return (int)(h & (uint64_t)(ctx->pm_hash_cap - 1));
 }
 

@@ -115,6 +115,7 @@ START_TEST(test_destroyed_geom_lets_go)
         printf("%s: a destroyed geom's pair released after %d steps (%lld supports carried)\n",
                pf_ode_test_stepper_name(quick), steps, carried);
         ck_assert_int_le(steps, 10);
+        ck_assert_int_gt(carried, 0); /* the carried path ran, and let go */
         for (int i = 0; i < 100; ++i)
             pf_ode_test_step(&s);
         ck_assert_double_lt(dBodyGetPosition(s.body)[2], 0.0);
