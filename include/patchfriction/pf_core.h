@@ -118,6 +118,26 @@ double pf_rect_max_moment(double length, double width, double mu_s, double norma
                           double y);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Fast path: line contact as a strip (docs/physics.md §11, P46-P49)                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/// Smallest strip half-width as a fraction of the strip's length (pf_line_half_width): the
+/// strip L x 2b then has aspect ratio 1e3, within the rectangle's checked range (P49).
+#define PF_LINE_HALF_WIDTH_MIN 5e-4
+
+/** Half-width b of a line contact's strip (docs/physics.md P46): Hertz's line contact
+ *  b = sqrt(4 N R' / (pi L E*)), floored at PF_LINE_HALF_WIDTH_MIN * L (a sharp edge, R' -> 0,
+ *  or N = 0) and capped at L / 2 (the strip no wider than long). The strip is then modelled as
+ *  the uniform rectangle of length L and width 2b (pf_rect_friction, P49).
+ *  @param normal_force N [N], >= 0 (NaN or negative is taken as 0)
+ *  @param r_eff        effective radius of curvature across the line R', 1/R' = 1/R1 + 1/R2
+ *                      [m], >= 0 (0: a sharp edge)
+ *  @param length       strip length L [m], > 0 (fast-path domain)
+ *  @param e_star       combined modulus E* [Pa], > 0
+ *  @return b [m], in [PF_LINE_HALF_WIDTH_MIN L, L / 2] */
+double pf_line_half_width(double normal_force, double r_eff, double length, double e_star);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Fast path: uniform disk                                                                     */
 /* ------------------------------------------------------------------------------------------ */
 

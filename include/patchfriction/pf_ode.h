@@ -56,6 +56,12 @@ extern "C" {
 /// subnormal radius would be silently raised to it.
 #define PF_ODE_HERTZ_RADIUS_MIN 1e-7
 
+/// Smallest nonzero largest component of pfOdeMaterial.patch_axis (its direction must survive
+/// normalisation).
+#define PF_ODE_AXIS_MIN 1e-150
+/// Largest component of pfOdeMaterial.patch_axis (its squared length must be finite).
+#define PF_ODE_AXIS_MAX 1e150
+
 /// How friction is applied for a geom pair.
 typedef enum pfOdeMode {
     PF_ODE_MODE_EXACT = 0, ///< patch friction, exact wrench (default)
@@ -72,8 +78,10 @@ typedef enum pfOdeCriterion {
 /// Where the patch geometry comes from.
 typedef enum pfOdePatchSource {
     PF_ODE_PATCH_AUTO = 0, ///< from the geometry: box face -> rectangle, cylinder end -> uniform
-                           ///< disk, sphere / capsule end -> Hertzian disk, else a polygon from
-                           ///< the contact points (default)
+                           ///< disk, sphere / capsule end -> Hertzian disk, contact points on a
+                           ///< segment (a cylinder's or capsule's side, a box edge) -> a strip
+                           ///< rectangle L x 2b (P46-P49), else a polygon from the contact
+                           ///< points (default)
     PF_ODE_PATCH_FIXED     ///< use pfOdeMaterial.patch as given, centred at the contact centroid
 } pfOdePatchSource;
 
@@ -109,13 +117,24 @@ typedef struct pfOdeSurface {
 /// as: mu = sqrt(mu_a mu_b) (both coefficients, without overflow); mode = STOCK if either is
 /// STOCK, else PADE if either is PADE; Hertz moduli combine as 1/E* = sum (1-nu^2)/E; rolling_d,
 /// eps_t, eps_r, stock_spin_rho and hertz_radius take the larger value; a FIXED patch wins over
-/// AUTO (the first geom's if both are FIXED); criterion = LIMIT if either is LIMIT.
+/// AUTO, with its patch_axis (the first geom's if both are FIXED; a pair's own material's axis is
+/// in the frame of body 1); criterion = LIMIT if either is LIMIT.
 typedef struct pfOdeMaterial {
     double mu_s;              ///< static coefficient, finite, in [0, PF_ODE_MU_MAX] (default 0.5)
     double mu_k;              ///< kinetic coefficient, finite, 0 <= mu_k <= mu_s (default 0.5)
     pfOdeMode mode;           ///< exact (default), Padé or stock
     pfOdePatchSource source;  ///< automatic (default) or fixed patch
     pfPatchDef patch;         ///< FIXED only: the patch (validated by pf_patch_def_validate)
+    double patch_axis[3];     ///< FIXED only: the patch's x axis (its length direction) in the
+                              ///< frame of this geom's body (the world's for a geom without a
+                              ///< body), any length; each step x = this axis projected into the
+                              ///< contact plane, y = n x x, so the patch follows the body (a
+                              ///< wheel's axle, a foot's long axis). Zero (default): x from
+                              ///< dPlaneSpace(n). Finite, largest component 0 or in
+                              ///< [PF_ODE_AXIS_MIN, PF_ODE_AXIS_MAX]. An axis within 1e-6 rad of
+                              ///< the contact normal has no direction in the contact plane: that
+                              ///< step uses dPlaneSpace's x and counts it
+                              ///< (pfOdeCounters.axis_fallbacks)
     double hertz_radius;      ///< Hertz contact radius a [m]: >= PF_ODE_HERTZ_RADIUS_MIN to
                               ///< give it, 0 (default) to
                               ///< compute it from Hertz theory, a = (3 N R / (4 E*))^(1/3)
@@ -370,6 +389,10 @@ typedef struct pfOdePatchInfo {
     pfPatchShape shape;    ///< patch shape used (PF_PATCH_NONE for POINT / STOCK)
     double radius; ///< disk / Hertz disk radius used [m] (Hertz: given, or (3 N R*/(4 E*))^(1/3)
                    ///< with the N of the step); 0 for other shapes
+    double length; ///< rectangle extent along xaxis [m] (a line contact's strip: the contact
+                   ///< segment's length L); 0 for other shapes
+    double width;  ///< rectangle extent across [m] (a line contact's strip: 2b, P46, with the N
+                   ///< of the step); 0 for other shapes
     int contact_count;            ///< contact points of the pair
     double centre[3];             ///< patch centre, world [m]
     double normal[3];             ///< patch z axis, world (from body 2 into body 1)
@@ -421,6 +444,9 @@ typedef struct pfOdeCounters {
     long long allocations;             ///< internal (re)allocations after creation
     long long supports_carried;        ///< patch-steps of a stuck face kept on the last step's
                                        ///< support: ODE reported no contact (apart by a gap)
+    long long line_patches;            ///< patch-steps of a line contact's strip (P46-P49)
+    long long axis_fallbacks;          ///< FIXED patch-steps whose patch_axis lay along the
+                                       ///< contact normal (dPlaneSpace's x used)
 } pfOdeCounters;
 
 /** Number of patches of the current step.

@@ -120,6 +120,16 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     CHECK_RANGE("stock_spin_rho", m->stock_spin_rho, m->stock_spin_rho >= 0.0, "must be >= 0");
     int sst = pf_ode_surface_validate(&m->surface, err);
     if (sst != PF_OK) return sst;
+    CHECK_FINITE("patch_axis[0]", m->patch_axis[0]);
+    CHECK_FINITE("patch_axis[1]", m->patch_axis[1]);
+    CHECK_FINITE("patch_axis[2]", m->patch_axis[2]);
+    {
+        /* zero (no axis) or long enough that its direction survives normalisation */
+        const double l =
+            fmax(fabs(m->patch_axis[0]), fmax(fabs(m->patch_axis[1]), fabs(m->patch_axis[2])));
+        CHECK_RANGE("patch_axis", l, l == 0.0 || (l >= PF_ODE_AXIS_MIN && l <= PF_ODE_AXIS_MAX),
+                    "its largest component must be 0 or in [1e-150, 1e150]");
+    }
     if (m->source == PF_ODE_PATCH_FIXED) {
         int st = pf_patch_def_validate(&m->patch, err);
         if (st != PF_OK) return st;
@@ -428,12 +438,17 @@ void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMat
         out->mode = PF_ODE_MODE_PADE;
     else
         out->mode = PF_ODE_MODE_EXACT;
-    if (a->source == PF_ODE_PATCH_FIXED) {
+    /* a FIXED patch brings its axis, in the frame of the body of the geom it came from */
+    const pfOdeMaterial *fx = a->source == PF_ODE_PATCH_FIXED   ? a
+                              : b->source == PF_ODE_PATCH_FIXED ? b
+                                                                : NULL;
+    if (fx) {
         out->fixed = 1;
-        out->patch = a->patch;
-    } else if (b->source == PF_ODE_PATCH_FIXED) {
-        out->fixed = 1;
-        out->patch = b->patch;
+        out->patch = fx->patch;
+        out->axis_geom = fx == a ? 1 : 2;
+        out->has_axis =
+            fx->patch_axis[0] != 0.0 || fx->patch_axis[1] != 0.0 || fx->patch_axis[2] != 0.0;
+        memcpy(out->patch_axis, fx->patch_axis, sizeof out->patch_axis);
     }
     out->hertz_radius = fmax(a->hertz_radius, b->hertz_radius);
     double ca = (1.0 - a->poisson_ratio * a->poisson_ratio) / a->youngs_modulus;

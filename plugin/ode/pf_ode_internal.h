@@ -13,10 +13,13 @@
 typedef struct pfOdePairMaterial {
     double mu_s, mu_k;
     pfOdeMode mode;
-    int fixed;           ///< 1: use patch as given
-    pfPatchDef patch;    ///< FIXED patch
-    double hertz_radius; ///< given a [m], 0 = compute
-    double e_star;       ///< combined modulus E* [Pa]
+    int fixed;            ///< 1: use patch as given
+    pfPatchDef patch;     ///< FIXED patch
+    int has_axis;         ///< FIXED: patch_axis is nonzero
+    int axis_geom;        ///< FIXED: 1 / 2: the patch (and its axis) came from g1's / g2's material
+    double patch_axis[3]; ///< FIXED: x axis in the frame of that geom's body (world: no body)
+    double hertz_radius;  ///< given a [m], 0 = compute
+    double e_star;        ///< combined modulus E* [Pa]
     double rolling_d, eps_t, eps_r, stock_spin_rho;
     pfOdeCriterion criterion; ///< stick test: CA, or LIMIT if either material asks for it
 
@@ -33,7 +36,9 @@ typedef struct pfOdePairMaterial {
 typedef enum pfOdeGeomKind {
     PF_ODE_KIND_POINT = 0, ///< degenerate: point friction at the centroid
     PF_ODE_KIND_PATCH,     ///< def complete (rectangle, disk, polygon, fixed)
-    PF_ODE_KIND_HERTZ      ///< Hertz disk, radius from N in before_step unless given
+    PF_ODE_KIND_HERTZ,     ///< Hertz disk, radius from N in before_step unless given
+    PF_ODE_KIND_LINE       ///< line contact: strip rectangle (length set), width 2b from N in
+                           ///< before_step (pf_line_half_width, P46)
 } pfOdeGeomKind;
 
 /// What a pair keeps from one step to the next: its material, its stick/slip state and anchor,
@@ -86,7 +91,8 @@ typedef struct pfOdePairStep {
     int has_fric, has_spin;
     pfOdeGeomKind kind;
     pfPatchDef def;
-    double hertz_rstar;            ///< effective radius R* for a computed Hertz radius [m]
+    double hertz_rstar; ///< effective radius R* for a computed Hertz radius; for a line contact
+                        ///< the radius R' across the line (0: a sharp edge) [m]
     double c[3], n[3], x[3], y[3]; ///< patch centre and frame (world)
     double rho_g;                  ///< radius of gyration of the patch pressure [m]
     double t1[3], t2[3];           ///< friction row directions used (world)

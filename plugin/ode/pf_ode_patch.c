@@ -491,6 +491,134 @@ static double curvature_radius(dGeomID g)
     return INFINITY;
 }
 
+/* A line contact's points lie within this fraction of the segment's length of its line. */
+#define PF_ODE_LINE_OFFSET 1e-2
+/* An axis within ~2.6 degrees of the segment counts as along it (a cylinder's or capsule's side
+ * lying along the contact segment). */
+#define PF_ODE_LINE_AXIS_COS 0.999
+
+/* Radius of curvature of geom g across a contact segment along u (unit, world), for P46:
+ * INFINITY for a flat side (a plane, a box face flat on the contact plane), 0 for a sharp edge
+ * (a box touching by an edge, a cylinder by its rim), the radius for a cylinder's or capsule's
+ * side along u. A class the adapter cannot read (a trimesh, a heightfield, a convex) is taken as
+ * flat: the other geom decides, and if neither is curved the segment is an edge (pf_ode_build
+ * patch's caller floors b, P46). */
+static double line_radius(const pfOdePair *p, dGeomID g, double side, const double *u)
+{
+    if (!g) return INFINITY;
+    const int cls = dGeomGetClass(g);
+    if (cls == dCylinderClass || cls == dCapsuleClass) {
+        dReal r, l;
+        if (cls == dCylinderClass)
+            dGeomCylinderGetParams(g, &r, &l);
+        else
+            dGeomCapsuleGetParams(g, &r, &l);
+        const dReal *R = dGeomGetRotation(g);
+        double az[3] = {R[2], R[6], R[10]};
+        if (fabs(pf_ode_dot(az, u)) >= PF_ODE_LINE_AXIS_COS || cls == dCapsuleClass) return r;
+        return 0.0; /* a cylinder's rim */
+    }
+    if (cls == dSphereClass) return dGeomSphereGetRadius(g);
+    if (cls == dBoxClass) {
+        boxface f;
+        return flat_box_face(p, g, side, &f) ? INFINITY : 0.0;
+    }
+    return INFINITY;
+}
+
+/* Contact points on a segment (an edge of the hull's degenerate case): the strip patch of a line
+ * contact (docs/physics.md §11). Length L: the extreme points' projections on the segment; x along
+ * the segment, y = n x x; centre the segment's midpoint; R' across the line from both geoms
+ * (1/R' = 1/R1 + 1/R2; a sharp edge, or no curved side at all, gives R' = 0). The width 2b is
+ * set in before_step from the step's N (P46). */
+static int try_line(pfOdePair *p, const double *c0)
+{
+    const int n = p->step.ncontacts;
+    if (n < 2) return 0;
+    const double *nn = p->step.n;
+    double pts[PF_ODE_MAX_CONTACTS][3];
+    for (int i = 0; i < n; ++i)
+        project_to_plane(p->step.contacts[i].pos, c0, nn, pts[i]);
+    int ia = 0, ib = 0;
+    double best = 0.0;
+    for (int i = 0; i < n; ++i)
+        for (int j = i + 1; j < n; ++j) {
+            double d[3] = {pts[j][0] - pts[i][0], pts[j][1] - pts[i][1], pts[j][2] - pts[i][2]};
+            double dd = pf_ode_dot(d, d);
+            if (dd > best) {
+                best = dd;
+                ia = i;
+                ib = j;
+            }
+        }
+    const double L = sqrt(best);
+    if (!(L > 1e-9) || !isfinite(L)) return 0;
+    double u[3] = {pts[ib][0] - pts[ia][0], pts[ib][1] - pts[ia][1], pts[ib][2] - pts[ia][2]};
+    normalize(u);
+    double v[3];
+    pf_ode_cross(nn, u, v);
+    double tmin = INFINITY, tmax = -INFINITY;
+    for (int i = 0; i < n; ++i) {
+        double d[3] = {pts[i][0] - c0[0], pts[i][1] - c0[1], pts[i][2] - c0[2]};
+        if (fabs(pf_ode_dot(d, v)) > PF_ODE_LINE_OFFSET * L) return 0;
+        double t = pf_ode_dot(d, u);
+        tmin = fmin(tmin, t);
+        tmax = fmax(tmax, t);
+    }
+    const double r1 = line_radius(p, p->g1, 1.0, u), r2 = line_radius(p, p->g2, -1.0, u);
+    double rstar = 0.0;
+    if (r1 > 0.0 && r2 > 0.0) {
+        const double inv = (isfinite(r1) ? 1.0 / r1 : 0.0) + (isfinite(r2) ? 1.0 / r2 : 0.0);
+        rstar = inv > 0.0 ? 1.0 / inv : 0.0;
+    }
+    for (int k = 0; k < 3; ++k) {
+        p->step.c[k] = c0[k] + 0.5 * (tmin + tmax) * u[k];
+        p->step.x[k] = u[k];
+        p->step.y[k] = v[k];
+    }
+    p->step.hertz_rstar = rstar;
+    p->step.def = pf_default_patch_def();
+    p->step.def.shape = PF_PATCH_RECT;
+    p->step.def.length = tmax - tmin;
+    p->step.def.width = 2.0 * PF_LINE_HALF_WIDTH_MIN * (tmax - tmin); /* set from N later */
+    p->step.kind = PF_ODE_KIND_LINE;
+    return 1;
+}
+
+/* A FIXED patch's frame: x the material's patch_axis (in the frame of the body of the geom whose
+ * material gave the patch; the world's without a body) projected into the contact plane, or
+ * dPlaneSpace's without one; y = n x x. An axis within PF_ODE_AXIS_MIN_SIN of the normal has no
+ * direction in the plane: dPlaneSpace's, counted (pfOdeMaterial.patch_axis). */
+#define PF_ODE_AXIS_MIN_SIN 1e-6
+static void fixed_frame(pfOdeContext *ctx, pfOdePair *p)
+{
+    frame_from_normal(p);
+    const pfOdePairMaterial *m = &p->persist.mat;
+    if (!m->has_axis) return;
+    dGeomID g = m->axis_geom == 2 ? p->g2 : p->g1;
+    dBodyID b = g ? dGeomGetBody(g) : 0;
+    double a[3];
+    if (b) {
+        dVector3 w;
+        dBodyVectorToWorld(b, m->patch_axis[0], m->patch_axis[1], m->patch_axis[2], w);
+        pf_ode_to3(w, a);
+    } else {
+        memcpy(a, m->patch_axis, sizeof a);
+    }
+    const double *nn = p->step.n;
+    const double an = pf_ode_dot(a, nn), al = sqrt(pf_ode_dot(a, a));
+    for (int k = 0; k < 3; ++k)
+        a[k] -= an * nn[k];
+    const double l = sqrt(pf_ode_dot(a, a));
+    if (!(l > PF_ODE_AXIS_MIN_SIN * al) || !pf_ode_finite3(a)) {
+        ctx->counters.axis_fallbacks++;
+        return;
+    }
+    normalize(a);
+    memcpy(p->step.x, a, sizeof p->step.x);
+    pf_ode_cross(nn, p->step.x, p->step.y);
+}
+
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
 {
     int n = p->step.ncontacts;
@@ -509,7 +637,7 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     p->step.def = pf_default_patch_def();
 
     if (p->persist.mat.fixed) {
-        frame_from_normal(p);
+        fixed_frame(ctx, p);
         p->step.def = p->persist.mat.patch;
         p->step.kind = PF_ODE_KIND_PATCH;
         return;
@@ -558,7 +686,9 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
         p->step.kind = PF_ODE_KIND_PATCH;
         return;
     }
-    /* an edge or a single point: point friction (counted in before_step) */
+    /* points on a segment: a line contact's strip */
+    if (try_line(p, c0)) return;
+    /* a single point: point friction (counted in before_step) */
     p->step.kind = PF_ODE_KIND_POINT;
 }
 

@@ -132,6 +132,9 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
         double a = cbrt(3.0 * N * p->step.hertz_rstar / (4.0 * p->persist.mat.e_star));
         def.radius = a >= PF_ODE_SOLVER_MIN_HERTZ_RADIUS ? a : PF_ODE_SOLVER_MIN_HERTZ_RADIUS;
     }
+    if (p->step.kind == PF_ODE_KIND_LINE) /* the strip follows the solver's N (P46) */
+        def.width =
+            2.0 * pf_line_half_width(N, p->step.hertz_rstar, def.length, p->persist.mat.e_star);
 
     /* QuickStep's lambda* is an iterate, exact only once it has converged: there the adapter's
      * test alone decides where it ran (a piston-held box on a ramp of torque, dt = 0.1 ms, let go

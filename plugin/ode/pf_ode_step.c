@@ -545,6 +545,11 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
         p->step.def.radius = a_hertz;
     }
     in->a_hertz = a_hertz;
+    if (p->step.kind == PF_ODE_KIND_LINE) { /* strip width from this step's N (P46) */
+        ctx->counters.line_patches++;
+        p->step.def.width = 2.0 * pf_line_half_width(N, p->step.hertz_rstar, p->step.def.length,
+                                                     p->persist.mat.e_star);
+    }
     int point = p->step.kind == PF_ODE_KIND_POINT;
     double rho_g = 0.0;
     if (!point && pf_patch_gyration_radius(&p->step.def, &rho_g, NULL) != PF_OK) {
@@ -576,6 +581,10 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
         info->shape = p->step.def.shape;
         if (p->step.def.shape == PF_PATCH_DISK || p->step.def.shape == PF_PATCH_HERTZ_DISK)
             info->radius = p->step.def.radius;
+        if (p->step.def.shape == PF_PATCH_RECT) {
+            info->length = p->step.def.length;
+            info->width = p->step.def.width;
+        }
     }
     return 1;
 }
