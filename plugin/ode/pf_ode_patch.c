@@ -647,7 +647,11 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     if (try_box(p, p->g1, p->g2, 1.0, c0, all) || try_box(p, p->g2, p->g1, -1.0, c0, all)) return;
     if (try_cylinder(p, p->g1, 1.0, c0) || try_cylinder(p, p->g2, -1.0, c0)) return;
     double r1 = curvature_radius(p->g1), r2 = curvature_radius(p->g2);
-    if ((isfinite(r1) || isfinite(r2)) && n <= 1) {
+    /* a sphere touches at one point however many contacts a collider reports (a trimesh gives
+     * one per triangle met, at one place: 2 to 5 at a trimesh cube's edge) */
+    const int sphere = (p->g1 && dGeomGetClass(p->g1) == dSphereClass) ||
+                       (p->g2 && dGeomGetClass(p->g2) == dSphereClass);
+    if ((isfinite(r1) || isfinite(r2)) && (n <= 1 || sphere)) {
         /* sphere, or a capsule end: Hertzian disk at the contact point */
         frame_from_normal(p);
         double inv = (isfinite(r1) ? 1.0 / r1 : 0.0) + (isfinite(r2) ? 1.0 / r2 : 0.0);
