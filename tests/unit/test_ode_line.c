@@ -19,9 +19,12 @@
 #define WIDTH_REL_TOL 1e-6  /* 2b vs P46 at the reported N */
 #define FORCE_REL_TOL 1e-6  /* measured normal force vs weight */
 #define AXIS_TOL 1e-9       /* a unit axis vs the expected one (components) */
-#define ACCEL_REL_TOL 1e-3  /* sliding / spinning / rolling acceleration vs its closed form */
-#define HOLD_DIST 1e-6      /* a held body moves less than this [m] (or rad) in the run */
-#define ROLL_POINT_STEPS 5  /* of 500 rolling steps, single-point contacts (ODE's collider) */
+#define AXIS_STEP_TOL                                                                              \
+    2e-6                   /* the patch axis (taken at collide) vs the body's after the step: the  \
+                               anchor turns the body by at most v_tol / rho_g dt = 8.7e-7 rad */
+#define ACCEL_REL_TOL 1e-3 /* sliding / spinning / rolling acceleration vs its closed form */
+#define HOLD_DIST 1e-6     /* a held body moves less than this [m] (or rad) in the run */
+#define ROLL_POINT_STEPS 5 /* of 500 rolling steps, single-point contacts (ODE's collider) */
 #define SPIN_CAP_REL_TOL                                                                           \
     1e-5 /* stick spin capacity vs mu_s N L / 4: P49's bound at the floor                          \
             b = 5e-4 L is 2.8e-6 */
@@ -281,6 +284,94 @@ START_TEST(test_cylinder_rolls)
 }
 END_TEST
 
+/* Oriented FIXED patch: a box 0.4 x 0.1 x 0.05 m (its long side along body x) turned 30 degrees
+ * about the vertical, with a FIXED thin rectangle 0.4 x 0.02 m whose axis is body x: the
+ * reported patch x axis is (cos 30, sin 30, 0) (dPlaneSpace's for n = z would be a world axis),
+ * and it follows the body when the body is turned on by 30 degrees more. The rectangle's stick
+ * spin capacity is mu_s N times its mean distance (closed form above). */
+START_TEST(test_fixed_patch_axis)
+{
+    const double mass = 1.0, mu_s = 0.5, L = 0.4, w = 0.02;
+    pfOdeMaterial mat = pf_ode_test_material(mu_s, 0.4);
+    mat.source = PF_ODE_PATCH_FIXED;
+    mat.patch.shape = PF_PATCH_RECT;
+    mat.patch.length = L;
+    mat.patch.width = w;
+    mat.patch_axis[0] = 2.0; /* any length */
+    for (int quick = 0; quick < 2; ++quick) {
+        pfOdeTestScene s;
+        pf_ode_test_box(&s, 0.4, 0.1, 0.05, mass, &mat, quick, DT, 0.0);
+        for (int turn = 1; turn <= 2; ++turn) {
+            const double a = turn * M_PI / 6;
+            dMatrix3 R;
+            dRFromAxisAndAngle(R, 0, 0, 1, a);
+            dBodySetRotation(s.body, R);
+            for (int i = 0; i < 50; ++i)
+                pf_ode_test_step(&s);
+            pfOdePatchInfo info;
+            ck_assert_int_eq(pf_ode_find_patch(s.pf, s.geom, s.plane, &info), PF_OK);
+            const double cap = mu_s * info.normal_force * rect_mean_distance(L / 2, w / 2);
+            /* the body's x axis now (the stick anchor may have turned it back by a little:
+             * teleported, the body is held where it stuck and its spin drift corrected) */
+            const dReal *Rb = dBodyGetRotation(s.body);
+            const double bx = Rb[0] / hypot(Rb[0], Rb[4]), by = Rb[4] / hypot(Rb[0], Rb[4]);
+            printf("fixed axis %s, body turned %.0f deg: x (%.12f %.12f %.12f), expected (%.12f "
+                   "%.12f 0, the body's); spin capacity %.9e expected %.9e\n",
+                   pf_ode_test_stepper_name(quick), a * 180 / M_PI, info.xaxis[0], info.xaxis[1],
+                   info.xaxis[2], bx, by, info.bounds.mz, cap);
+            ck_assert_int_eq(info.shape, PF_PATCH_RECT);
+            ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
+            ck_assert_double_eq_tol(info.xaxis[0], bx, AXIS_STEP_TOL);
+            ck_assert_double_eq_tol(info.xaxis[1], by, AXIS_STEP_TOL);
+            ck_assert_double_eq_tol(atan2(by, bx), a, 1e-3); /* and the body is where it was put */
+            ck_assert_double_eq_tol(info.xaxis[2], 0.0, AXIS_TOL);
+            ck_assert_double_eq_tol(info.length, L, 1e-15);
+            ck_assert_double_eq_tol(info.width, w, 1e-15);
+            ck_assert_double_eq_tol(info.bounds.mz, cap, 1e-9 * cap);
+        }
+        pfOdeCounters c = pf_ode_get_counters(s.pf);
+        ck_assert_int_eq(c.axis_fallbacks, 0);
+        pf_ode_test_free(&s);
+    }
+}
+END_TEST
+
+/* patch_axis: a non-finite component is refused naming it; an axis along the contact normal
+ * (body z of a box lying flat) has no direction in the plane: dPlaneSpace's x, counted. */
+START_TEST(test_fixed_patch_axis_bad)
+{
+    pfOdeMaterial mat = pf_ode_test_material(0.5, 0.4);
+    mat.source = PF_ODE_PATCH_FIXED;
+    mat.patch.shape = PF_PATCH_RECT;
+    mat.patch.length = 0.2;
+    mat.patch.width = 0.1;
+    pfError err;
+    mat.patch_axis[1] = NAN;
+    ck_assert_int_eq(pf_ode_material_validate(&mat, &err), PF_ERR_NOT_FINITE);
+    ck_assert_str_eq(err.field, "patch_axis[1]");
+    mat.patch_axis[1] = 1e-200;
+    ck_assert_int_eq(pf_ode_material_validate(&mat, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "patch_axis");
+    mat.patch_axis[1] = 0.0;
+    mat.patch_axis[2] = 1.0;
+    ck_assert_int_eq(pf_ode_material_validate(&mat, &err), PF_OK);
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.2, 0.1, 0.05, 1.0, &mat, 0, DT, 0.0);
+    for (int i = 0; i < 10; ++i)
+        pf_ode_test_step(&s);
+    pfOdeCounters c = pf_ode_get_counters(s.pf);
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.geom, s.plane, &info), PF_OK);
+    dVector3 nn = {info.normal[0], info.normal[1], info.normal[2], 0}, pa, pb;
+    dPlaneSpace(nn, pa, pb);
+    ck_assert_int_eq(c.axis_fallbacks, c.patches);
+    ck_assert_int_gt(c.patches, 0);
+    for (int k = 0; k < 3; ++k)
+        ck_assert_double_eq_tol(info.xaxis[k], pa[k], AXIS_TOL);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ode_line");
@@ -292,6 +383,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_cylinder_axial_push);
     tcase_add_test(tc, test_cylinder_spin);
     tcase_add_test(tc, test_cylinder_rolls);
+    tcase_add_test(tc, test_fixed_patch_axis);
+    tcase_add_test(tc, test_fixed_patch_axis_bad);
     suite_add_tcase(s, tc);
     return s;
 }
