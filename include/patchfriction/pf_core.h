@@ -118,7 +118,7 @@ double pf_rect_max_moment(double length, double width, double mu_s, double norma
                           double y);
 
 /* ------------------------------------------------------------------------------------------ */
-/* Fast path: line contact as a strip (docs/physics.md §11, P46-P49)                           */
+/* Fast path: line contact as a strip (docs/physics.md §10, P46-P49)                           */
 /* ------------------------------------------------------------------------------------------ */
 
 /// Smallest strip half-width as a fraction of the strip's length (pf_line_half_width): the

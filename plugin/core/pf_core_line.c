@@ -1,4 +1,4 @@
-/* Line contact (docs/physics.md §11, P46-P49): the half-width of the strip a cylinder, a capsule
+/* Line contact (docs/physics.md §10, P46-P49): the half-width of the strip a cylinder, a capsule
  * or a box edge presses into a face, modelled as a uniform-pressure rectangle L x 2b.
  *
  * Hertz's two-dimensional contact of a cylinder of effective radius R' pressed into a half-space

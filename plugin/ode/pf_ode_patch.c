@@ -527,7 +527,7 @@ static double line_radius(const pfOdePair *p, dGeomID g, double side, const doub
 }
 
 /* Contact points on a segment (an edge of the hull's degenerate case): the strip patch of a line
- * contact (docs/physics.md §11). Length L: the extreme points' projections on the segment; x along
+ * contact (docs/physics.md §10). Length L: the extreme points' projections on the segment; x along
  * the segment, y = n x x; centre the segment's midpoint; R' across the line from both geoms
  * (1/R' = 1/R1 + 1/R2; a sharp edge, or no curved side at all, gives R' = 0). The width 2b is
  * set in before_step from the step's N (P46). */

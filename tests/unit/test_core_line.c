@@ -1,4 +1,4 @@
-/* Unit tests of the line contact's strip (pf_core_line.c, docs/physics.md §11, P46-P49): the
+/* Unit tests of the line contact's strip (pf_core_line.c, docs/physics.md §10, P46-P49): the
  * strip half-width b (P46), and the strip as a uniform rectangle L x 2b against the closed forms
  * of the uniform line (P47, P48) and against adaptive cubature (libcubature) of Hertz's
  * elliptical pressure across the strip (P49). References are written out here, never the core's

@@ -1,4 +1,4 @@
-/* Adapter with line contacts (docs/physics.md §11, P46-P49): a cylinder and a capsule lying on
+/* Adapter with line contacts (docs/physics.md §10, P46-P49): a cylinder and a capsule lying on
  * their sides and a box balanced on an edge get a strip patch (not point friction) whose length
  * is the contact segment's and whose width is Hertz's line-contact 2b (P46, floored for a sharp
  * edge); a cylinder pushed along its axis holds below mu_s m g and slides at the closed-form
