@@ -166,6 +166,62 @@ static void run_loaded(pfOdeTestScene *s, int steps, const double *F, const doub
     }
 }
 
+/* The other geom static (no body) and curved or flat: a capsule lying on a static capsule with a
+ * parallel axis (1/R' = 1/r1 + 1/r2) and a cylinder lying on a static box's top face (R' = R:
+ * the face is flat). The upper body is set down exactly on top (balanced) and checked after
+ * 50 ms. */
+static void check_on_static(int upper_cyl, double r1, double r2, const char *what)
+{
+    const double mass = 1.0, l = 0.3;
+    pfOdeMaterial soft = pf_ode_test_material(0.5, 0.4);
+    soft.youngs_modulus = 1e6;
+    soft.poisson_ratio = 0.45;
+    for (int quick = 0; quick < 2; ++quick) {
+        pfOdeTestScene s;
+        line_scene(&s, upper_cyl ? LINE_CYLINDER : LINE_CAPSULE, r1, l, mass, &soft, quick);
+        dMatrix3 R;
+        dRFromAxisAndAngle(R, 0, 1, 0, M_PI / 2);
+        dGeomID base;
+        double top;
+        if (upper_cyl) {
+            base = dCreateBox(s.space, 0.5, 0.5, 0.2);
+            dGeomSetPosition(base, 0, 0, 0.3);
+            top = 0.4;
+        } else {
+            base = dCreateCapsule(s.space, r2, 0.4);
+            dGeomSetRotation(base, R);
+            dGeomSetPosition(base, 0, 0, 0.3);
+            top = 0.3 + r2;
+        }
+        dBodySetPosition(s.body, 0, 0, top + r1 - 1e-6);
+        ck_assert_int_eq(pf_ode_set_material(s.pf, base, &soft, NULL), PF_OK);
+        for (int i = 0; i < 50; ++i)
+            pf_ode_test_step(&s);
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.geom, base, &info), PF_OK);
+        const double Rp = upper_cyl ? r1 : 1.0 / (1.0 / r1 + 1.0 / r2);
+        const double b = expected_b(info.normal_force, Rp, l, estar_of(&soft));
+        const double W = mass * PF_ODE_TEST_G;
+        printf("%s %s: shape %d state %d contacts %d, L %.9g (expected %.9g), 2b %.6e (expected "
+               "%.6e), N %.6f (W %.6f)\n",
+               what, pf_ode_test_stepper_name(quick), info.shape, info.state, info.contact_count,
+               info.length, l, info.width, 2 * b, info.normal_force, W);
+        ck_assert_int_eq(info.shape, PF_PATCH_RECT);
+        ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
+        ck_assert_double_eq_tol(info.normal_force, W, FORCE_REL_TOL * W);
+        ck_assert_double_eq_tol(info.length, l, LENGTH_REL_TOL * l);
+        ck_assert_double_eq_tol(info.width, 2 * b, WIDTH_REL_TOL * 2 * b);
+        pf_ode_test_free(&s);
+    }
+}
+
+START_TEST(test_on_static_geoms)
+{
+    check_on_static(0, 0.04, 0.06, "capsule on capsule");
+    check_on_static(1, 0.05, 0.0, "cylinder on box");
+}
+END_TEST
+
 /* Cylinder (R = 0.05 m, l = 0.3 m, 2 kg, steel, mu_s = 0.5, mu_k = 0.4) pushed along its axis:
  * at 0.9 mu_s m g it holds; at 1.2 mu_s m g it slides at a = F/m - mu_k g (the strip's
  * translational friction is mu_k N whatever b). */
@@ -380,6 +436,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_cylinder_strip);
     tcase_add_test(tc, test_capsule_strip);
     tcase_add_test(tc, test_box_edge_strip);
+    tcase_add_test(tc, test_on_static_geoms);
     tcase_add_test(tc, test_cylinder_axial_push);
     tcase_add_test(tc, test_cylinder_spin);
     tcase_add_test(tc, test_cylinder_rolls);
