@@ -585,6 +585,83 @@ static int try_line(pfOdePair *p, const double *c0)
     return 1;
 }
 
+/* Two round geoms along one line are a line contact when their surfaces are apart by less than
+ * this fraction of the common length at both ends of it. */
+#define PF_ODE_LINE_GAP 1e-3
+
+/* Axis (unit, world), centre, half-length of the straight part and radius of a cylinder or
+ * capsule; 0 for other classes. */
+static int round_geom(dGeomID g, double *a, double *pc, double *h, double *r)
+{
+    if (!g) return 0;
+    const int cls = dGeomGetClass(g);
+    if (cls != dCylinderClass && cls != dCapsuleClass) return 0;
+    dReal rr, l;
+    if (cls == dCylinderClass)
+        dGeomCylinderGetParams(g, &rr, &l);
+    else
+        dGeomCapsuleGetParams(g, &rr, &l);
+    const dReal *R = dGeomGetRotation(g), *pos = dGeomGetPosition(g);
+    for (int k = 0; k < 3; ++k) {
+        a[k] = R[4 * k + 2];
+        pc[k] = pos[k];
+    }
+    *h = 0.5 * l;
+    *r = rr;
+    return 1;
+}
+
+/* Two cylinders or capsules side by side with parallel axes: ODE's colliders for a cylinder and a
+ * cylinder or a capsule report one point (their GJK finds the deepest point only), so the line
+ * is taken from the geometry. The straight parts' common stretch along the axis is the strip's
+ * length L, provided the two surfaces are apart by at most PF_ODE_LINE_GAP L at both ends of it
+ * (else they cross, or one is tilted onto an end: a point contact); 1/R' = 1/r1 + 1/r2. */
+static int try_round_pair(pfOdePair *p, const double *c0)
+{
+    double a1[3], p1[3], h1, r1, a2[3], p2[3], h2, r2;
+    if (!round_geom(p->g1, a1, p1, &h1, &r1) || !round_geom(p->g2, a2, p2, &h2, &r2)) return 0;
+    if (fabs(pf_ode_dot(a1, a2)) < PF_ODE_LINE_AXIS_COS) return 0;
+    const double *nn = p->step.n;
+    double u[3];
+    const double an = pf_ode_dot(a1, nn);
+    for (int k = 0; k < 3; ++k)
+        u[k] = a1[k] - an * nn[k];
+    normalize(u);
+    const double u1 = pf_ode_dot(a1, u), u2 = pf_ode_dot(a2, u);
+    if (!(fabs(u1) > 0.5) || !(fabs(u2) > 0.5)) return 0;
+    double d1[3] = {p1[0] - c0[0], p1[1] - c0[1], p1[2] - c0[2]};
+    double d2[3] = {p2[0] - c0[0], p2[1] - c0[1], p2[2] - c0[2]};
+    const double s1 = pf_ode_dot(d1, u), s2 = pf_ode_dot(d2, u);
+    const double t0 = fmax(s1 - h1 * fabs(u1), s2 - h2 * fabs(u2));
+    const double t1 = fmin(s1 + h1 * fabs(u1), s2 + h2 * fabs(u2));
+    const double L = t1 - t0;
+    if (!(L > 1e-9) || !isfinite(L)) return 0;
+    for (int e = 0; e < 2; ++e) {
+        const double t = e ? t1 : t0;
+        double q1[3], q2[3], dq[3];
+        for (int k = 0; k < 3; ++k) {
+            q1[k] = p1[k] + (t - s1) / u1 * a1[k];
+            q2[k] = p2[k] + (t - s2) / u2 * a2[k];
+            dq[k] = q1[k] - q2[k];
+        }
+        if (!(sqrt(pf_ode_dot(dq, dq)) - r1 - r2 <= PF_ODE_LINE_GAP * L)) return 0;
+    }
+    double v[3];
+    pf_ode_cross(nn, u, v);
+    for (int k = 0; k < 3; ++k) {
+        p->step.c[k] = c0[k] + 0.5 * (t0 + t1) * u[k];
+        p->step.x[k] = u[k];
+        p->step.y[k] = v[k];
+    }
+    p->step.hertz_rstar = 1.0 / (1.0 / r1 + 1.0 / r2);
+    p->step.def = pf_default_patch_def();
+    p->step.def.shape = PF_PATCH_RECT;
+    p->step.def.length = L;
+    p->step.def.width = 2.0 * PF_LINE_HALF_WIDTH_MIN * L; /* set from N later */
+    p->step.kind = PF_ODE_KIND_LINE;
+    return 1;
+}
+
 /* A FIXED patch's frame: x the material's patch_axis (in the frame of the body of the geom whose
  * material gave the patch; the world's without a body) projected into the contact plane, or
  * dPlaneSpace's without one; y = n x x. An axis within PF_ODE_AXIS_MIN_SIN of the normal has no
@@ -646,6 +723,7 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     const int all = ctx->lcp_zero_step;
     if (try_box(p, p->g1, p->g2, 1.0, c0, all) || try_box(p, p->g2, p->g1, -1.0, c0, all)) return;
     if (try_cylinder(p, p->g1, 1.0, c0) || try_cylinder(p, p->g2, -1.0, c0)) return;
+    if (try_round_pair(p, c0)) return;
     double r1 = curvature_radius(p->g1), r2 = curvature_radius(p->g2);
     /* a sphere touches at one point however many contacts a collider reports (a trimesh gives
      * one per triangle met, at one place: 2 to 5 at a trimesh cube's edge) */
