@@ -159,7 +159,7 @@ START_TEST(test_shapes_from_geometry)
     dBodySetPosition(sb, -1.0, 0, 0.05 - 1e-5);
     dGeomID sg = dCreateSphere(s.space, 0.05);
     dGeomSetBody(sg, sb);
-    /* box on an edge -> degenerate, point friction */
+    /* box on an edge -> a line contact's strip along the edge (physics.md §10) */
     dBodyID eb = dBodyCreate(s.world);
     dMassSetBoxTotal(&mm, 1.0, 0.1, 0.1, 0.1);
     dBodySetMass(eb, &mm);
@@ -169,6 +169,18 @@ START_TEST(test_shapes_from_geometry)
     dBodySetPosition(eb, 0, 1.0, 0.05 * sqrt(2.0) - 1e-5);
     dGeomID eg = dCreateBox(s.space, 0.1, 0.1, 0.1);
     dGeomSetBody(eg, eb);
+    /* box on a corner (its diagonal vertical) -> a single point, point friction */
+    dBodyID vb = dBodyCreate(s.world);
+    dMassSetBoxTotal(&mm, 1.0, 0.1, 0.1, 0.1);
+    dBodySetMass(vb, &mm);
+    dMatrix3 Rx, Ry, Rv;
+    dRFromAxisAndAngle(Rx, 1, 0, 0, M_PI / 4);
+    dRFromAxisAndAngle(Ry, 0, 1, 0, atan(sqrt(0.5)));
+    dMultiply0(Rv, Ry, Rx, 3, 3, 3);
+    dBodySetRotation(vb, Rv);
+    dBodySetPosition(vb, 0, -1.0, 0.05 * sqrt(3.0) - 1e-5);
+    dGeomID vg = dCreateBox(s.space, 0.1, 0.1, 0.1);
+    dGeomSetBody(vg, vb);
     for (int i = 0; i < 3; ++i)
         pf_ode_test_step(&s);
     pfOdePatchInfo info;
@@ -177,6 +189,11 @@ START_TEST(test_shapes_from_geometry)
     ck_assert_int_eq(pf_ode_find_patch(s.pf, sg, s.plane, &info), PF_OK);
     ck_assert_int_eq(info.shape, PF_PATCH_HERTZ_DISK);
     ck_assert_int_eq(pf_ode_find_patch(s.pf, eg, s.plane, &info), PF_OK);
+    ck_assert_int_eq(info.shape, PF_PATCH_RECT);
+    ck_assert_int_eq(info.contact_count, 2);
+    ck_assert_double_eq_tol(info.length, 0.1, 1e-9);
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, vg, s.plane, &info), PF_OK);
+    ck_assert_int_eq(info.contact_count, 1);
     ck_assert_int_eq(info.state, PF_ODE_STATE_POINT);
     pfOdeCounters c = pf_ode_get_counters(s.pf);
     ck_assert_int_ge(c.point_fallbacks, 1);
