@@ -536,7 +536,10 @@ static double line_radius(const pfOdePair *p, dGeomID g, double side, const doub
  * ODE's point friction, whose bound follows this step's normal force inside the solver; as a
  * strip of a fraction of a millimetre it took the previous step's N, and in the bin at 5 ms a
  * cylinder spinning on its rim against a box dragged the box off the pile (0.66 m/s after 3 s,
- * stock friction's fastest 0.53 m/s). */
+ * stock friction's fastest 0.53 m/s). Measured in the bin (seed 1, QuickStep, 1 ms, first 4 s)
+ * without the rule: of 156k strip-steps, 74k spanned at least 0.3 of the smaller geom (cylinders
+ * and capsules on their sides, box edges) and 80k less than 0.1, most of them less than 0.03 (40k
+ * of them a cylinder's rim on a box face). */
 static double smaller_extent(const pfOdePair *p)
 {
     double e = INFINITY;
