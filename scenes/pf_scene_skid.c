@@ -23,8 +23,9 @@
  *           with a velocity motor (dParamFMax 50 N m): the left wheels (y > 0) turn backward, the
  *           right ones forward, at the wheel speed (key speed, rad/s relative to the chassis,
  *           default 5). Each wheel touches the ground along a line of its width. Metrics: the yaw
- *           rate averaged over the last second (yaw_rate, rad/s, about +z), and the one the tracks'
- *           kinematics would give without skidding (no_skid_yaw_rate, -speed R / 0.2 m). The
+ *           rate averaged from 1 s to the end at 4 s (yaw_rate, rad/s, about +z; stock friction's
+ *           pyramid makes it vary with the heading, hence the long window), and the one the
+ *           wheels' kinematics would give without skidding (no_skid_yaw_rate, speed R / 0.2 m). The
  *           prediction of distributed Coulomb friction on the four line contacts (docs/physics.md
  *           P56-P57) is computed by tests/unit/test_scene_skid.c, independently of this file.
  * mu_s = mu_k = mu everywhere (key mu, default 0.8); criterion=ca (default) or limit: the adapter's
@@ -33,7 +34,7 @@
  * What you should see: with patch friction the tracked vehicle holds still up to the closed form
  * and then spins up against a constant moment of that size; stock friction holds it up to ODE's
  * pyramid (27.47 N m at heading 0), well above what a distributed patch can hold. The wheeled
- * vehicle turns clockwise (seen from above) more slowly than its wheels' no-skid rate: the wheels
+ * vehicle turns to its left (counter-clockwise seen from above) more slowly than its wheels' no-skid rate: the wheels
  * scrub sideways. */
 #include "pf_scene_impl.h"
 
@@ -74,7 +75,8 @@ static const char *const keys[] = {"torque",   "heading",   "load",      "steppe
 #define WHEEL_X 0.15
 #define WHEEL_Y 0.2
 #define WHEEL_FMAX 50.0
-#define WHEEL_END 3.0
+#define WHEEL_END 4.0
+#define WHEEL_WINDOW 3.0 /* the yaw rate is averaged over the last WHEEL_WINDOW [s] */
 #define CHASSIS_L 0.4
 #define CHASSIS_W 0.3
 #define CHASSIS_H 0.06
@@ -227,11 +229,12 @@ static int build_wheels(pfScene *s, Skid *k, pfError *err)
         dGeomSetBody(g, w);
         pfs_add_geom(s, g);
         dJointID j = dJointCreateHinge(s->world, 0);
-        dJointAttach(j, k->body, w);
+        dJointAttach(j, w, k->body);
         dJointSetHingeAnchor(j, x, y, WHEEL_R);
         dJointSetHingeAxis(j, 0, 1, 0);
-        /* the hinge angle grows with the wheel's turn about +y relative to the chassis: + is
-         * forward (the contact point moves back, the axle forward); left (y > 0) backward */
+        /* ODE's hinge rate is (w1 - w2) . axis: with the wheel as body 1 it is the wheel's turn
+         * about +y relative to the chassis, + forward (the contact point moves back, the axle
+         * forward); the left wheels (y > 0) backward */
         dJointSetHingeParam(j, dParamVel, y > 0.0 ? -k->speed : k->speed);
         dJointSetHingeParam(j, dParamFMax, WHEEL_FMAX);
         k->wheel[i] = w;
@@ -394,7 +397,7 @@ static int sk_step(pfScene *s, double dt, pfError *err)
         }
         if (isnan(k->w_a) && s->t >= WINDOW_A - 0.5 * dt) k->w_a = w;
         k->w_b = w;
-    } else if (isnan(k->t_a) && s->t >= WHEEL_END - 1.0 - 0.5 * dt) {
+    } else if (isnan(k->t_a) && s->t >= WHEEL_END - WHEEL_WINDOW - 0.5 * dt) {
         k->t_a = s->t;
         k->yaw_a = k->yaw_unwrap;
     }
@@ -464,7 +467,7 @@ static int sk_metrics(const pfScene *s, pfSceneMetric *out, int max)
         const double rate =
             isfinite(k->t_a) && s->t > k->t_a ? (k->yaw_unwrap - k->yaw_a) / (s->t - k->t_a) : NAN;
         m[n++] = (pfSceneMetric){"yaw_rate", rate};
-        m[n++] = (pfSceneMetric){"no_skid_yaw_rate", -k->speed * WHEEL_R / WHEEL_Y};
+        m[n++] = (pfSceneMetric){"no_skid_yaw_rate", k->speed * WHEEL_R / WHEEL_Y};
         m[n++] = (pfSceneMetric){"wheel_speed", k->speed};
         const dReal *p = dBodyGetPosition(k->body);
         m[n++] = (pfSceneMetric){"drift", hypot(p[0], p[1])};
