@@ -95,6 +95,7 @@ static void write_section(pfrReport *r, FILE *md)
     fprintf(md, "## Skid steering\n\n");
     const json_t *ref = g_trjs[0][0][0][V_PATCH];
     if (g_tr[0][0][0][V_STOCK]) {
+        const json_t *r45 = g_trjs[0][1][0][V_PATCH];
         fprintf(md,
                 "`pf-demo skid-steer --case tracks`: a 10 kg body on two box tracks (footprints "
                 "0.40 x 0.06 m at y = +-0.15 m, mu = 0.8) on the ground, turned by a torque about "
@@ -104,13 +105,12 @@ static void write_section(pfrReport *r, FILE *md)
                 "(T - I_z dw/dt from 0.6 to 1 s) in N m, with their ratios to the distributed "
                 "closed form (docs/physics.md P55) **%.4f N m**; patch friction's sliding moment "
                 "at 1.2 times it, stock friction's at %s N m (stock holds up to ODE's friction "
-                "pyramid on the 8 corner points: %.3f N m at heading 0, %.3f N m at 45 degrees; "
-                "circular cones on them would give %.3f N m). test_scene_skid asserts patch "
-                "friction's figures within 1 %%.\n\n",
+                "pyramid on the 8 corner points: %.3f N m at heading 0%s; circular cones on them "
+                "would give %.3f N m). test_scene_skid asserts patch friction's figures within "
+                "1 %% (and with the LIMIT criterion too).\n\n",
                 ref ? pfr_json_get(ref, "moment_closed_form") : NAN, STOCK_TORQUE,
                 ref ? pfr_json_get(ref, "pyramid_moment") : NAN,
-                g_trjs[0][1][0][V_PATCH] ? pfr_json_get(g_trjs[0][1][0][V_PATCH], "pyramid_moment")
-                                         : NAN,
+                r45 ? pfr_fmt(", %.3f N m at 45 degrees", pfr_json_get(r45, "pyramid_moment")) : "",
                 ref ? pfr_json_get(ref, "corner_points_moment") : NAN);
         for (int s = 0; s < NSTEP; ++s) {
             fprintf(md, "%s:\n\n| heading, torque | stock | patch (adapter) |\n|---|---|---|\n",
@@ -148,8 +148,11 @@ static void write_section(pfrReport *r, FILE *md)
                     continue;
                 }
                 const double w = pfr_json_get(js, "yaw_rate");
-                fprintf(md, " %.4f (%.4f), point %.2f |", w, w / WHEELS_PREDICTION,
-                        pfr_json_get(js, "point_fraction"));
+                if (v == V_STOCK)
+                    fprintf(md, " %.4f (%.4f) |", w, w / WHEELS_PREDICTION);
+                else
+                    fprintf(md, " %.4f (%.4f), point friction %.2f |", w, w / WHEELS_PREDICTION,
+                            pfr_json_get(js, "point_fraction"));
             }
             fputc('\n', md);
         }
