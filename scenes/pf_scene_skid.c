@@ -29,13 +29,13 @@
  *           prediction of distributed Coulomb friction on the four line contacts (docs/physics.md
  *           P56-P57) is computed by tests/unit/test_scene_skid.c, independently of this file.
  * mu_s = mu_k = mu everywhere (key mu, default 0.8); criterion=ca (default) or limit: the adapter's
- * stick test (pfOdeMaterial.criterion); stepper=quick (default, dWorldQuickStep at
- * ODE's 20 iterations) or world; iterations=N.
+ * stick test (pfOdeMaterial.criterion); stepper=quick (default, dWorldQuickStep at ODE's 20
+ * iterations) or world; iterations=N.
  * What you should see: with patch friction the tracked vehicle holds still up to the closed form
  * and then spins up against a constant moment of that size; stock friction holds it up to ODE's
  * pyramid (27.47 N m at heading 0), well above what a distributed patch can hold. The wheeled
- * vehicle turns to its left (counter-clockwise seen from above) more slowly than its wheels' no-skid rate: the wheels
- * scrub sideways. */
+ * vehicle turns to its left (counter-clockwise seen from above) more slowly than its wheels'
+ * no-skid rate: the wheels scrub sideways. */
 #include "pf_scene_impl.h"
 
 #include <math.h>
