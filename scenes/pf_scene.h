@@ -85,8 +85,9 @@ const pfSceneInfo *pf_scene_find(const char *name);
  *  Every scene accepts the generic key coupling=auto|adapter|solver (pfOdeConfig.coupling of the
  *  scene's adapter context, default auto); coupling=solver on an ODE without the patch series
  *  (pf_ode_solver_coupling_available() == 0) fails with the adapter's message naming `coupling`.
- *  The scenes with a QuickStep option (pinch, stack, bin, conveyor) also take iterations=N (an
- *  integer >= 1): dWorldSetQuickStepNumIterations on the scene's world (ODE's default is 20).
+ *  The scenes with a QuickStep option (pinch, stack, bin, conveyor, skid-steer) also take
+ *  iterations=N (an integer >= 1): dWorldSetQuickStepNumIterations on the scene's world (ODE's
+ *  default is 20).
  *  On success *out is the scene and PF_OK is returned; on error *out is NULL and the status is
  *  returned with err (may be NULL) naming the bad scene, case, key or value, e.g.
  *  "sliding-blocks: --set mass=-1: expected a finite value > 0". */

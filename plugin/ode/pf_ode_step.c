@@ -288,6 +288,121 @@ static int stoppable(int dyn1, int dyn2, const dMass *m1, const dMass *m2, pfTwi
  * solver left unloaded (N ~ 0) could otherwise stop nothing. */
 #define PF_ODE_HELD_SPEED 2.0
 
+/* Normals closer than this to parallel (|n_p . n_q|) put two held patches of a body in one
+ * group: their tangent planes are parallel, so a share of the group's friction wrench is again a
+ * friction wrench of each (its normal force is zero). */
+#define PF_ODE_GROUP_PARALLEL 0.9999
+
+/* The split of a held group's load by the body's incipient twist (group_test, LIMIT): the body
+ * starts to move as its loads w (force w_f, moment w_m about p's centre c; the group's friction
+ * taken out) would accelerate it in the patches' plane: a = w_f / m and alpha = I^-1 w_m(G)
+ * (world inertia), of w_f its part in the tangent plane, of w_m(G) and alpha their parts along
+ * the normal (the rest is the normal rows'), and each member j then slides with the twist this body
+ * motion gives at its centre, so its friction is W_j, its wrench at that twist with capacity mu_s
+ * N_j (P3/P4). The sum of the W_j scaled by the kappa that fits it to the load best (in the metric
+ * of P32, lengths by rho_g), plus the residual split in proportion to the capacities, is a split of
+ * the load: share_p = kappa W_p + frac_p (load - kappa sum W_j), N_j the normal forces measured in
+ * the last step (as for the capacities of group_share). Where sum W_j is parallel to the load (a
+ * body on two tracks turned in place: every patch rotates about the body centre) it is the split at
+ * incipient sliding, and the group holds exactly while kappa <= 1; the split in proportion to the
+ * capacities charges each track with a spin about its own centre and holds half as much. Members:
+ * the pairs alive this step that were in a held group on b in the last step, with parallel normals.
+ * Writes the share as hold (patch p's frame, on body 1); returns 0 if there is no usable split. */
+static int twist_split(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, const double *w_f,
+                       const double *w_m, double mu_s, double hold[3])
+{
+    const double *c = p->step.c, *n = p->step.n;
+    const dReal *G = dBodyGetPosition(b), *R = dBodyGetRotation(b);
+    dMass ms;
+    dBodyGetMass(b, &ms);
+    if (!(ms.mass > 0.0)) return 0;
+    /* the body's acceleration: a = w_f / m; alpha from the moment about G in the body frame,
+     * I alpha_b = R^T M_G, solved by Cramer's rule */
+    double cg[3] = {c[0] - G[0], c[1] - G[1], c[2] - G[2]}, mg[3], mb[3], ab[3], alpha[3], v[3];
+    pf_ode_cross(cg, w_f, mg);
+    /* planar: the friction sees the moment about the normal and the force in the tangent plane
+     * (the rest, the unsupported part of the weight, is the normal rows') */
+    const double mn = pf_ode_dot(w_m, n) + pf_ode_dot(mg, n), fn = pf_ode_dot(w_f, n);
+    for (int k = 0; k < 3; ++k)
+        mg[k] = mn * n[k];
+    for (int i = 0; i < 3; ++i)
+        mb[i] = R[i] * mg[0] + R[4 + i] * mg[1] + R[8 + i] * mg[2];
+    const dReal *I = ms.I;
+    const double det = I[0] * (I[5] * I[10] - I[6] * I[9]) - I[1] * (I[4] * I[10] - I[6] * I[8]) +
+                       I[2] * (I[4] * I[9] - I[5] * I[8]);
+    if (!(fabs(det) > 0.0)) return 0;
+    ab[0] = (mb[0] * (I[5] * I[10] - I[6] * I[9]) - I[1] * (mb[1] * I[10] - I[6] * mb[2]) +
+             I[2] * (mb[1] * I[9] - I[5] * mb[2])) /
+            det;
+    ab[1] = (I[0] * (mb[1] * I[10] - I[6] * mb[2]) - mb[0] * (I[4] * I[10] - I[6] * I[8]) +
+             I[2] * (I[4] * mb[2] - mb[1] * I[8])) /
+            det;
+    ab[2] = (I[0] * (I[5] * mb[2] - mb[1] * I[9]) - I[1] * (I[4] * mb[2] - mb[1] * I[8]) +
+             mb[0] * (I[4] * I[9] - I[5] * I[8])) /
+            det;
+    for (int i = 0; i < 3; ++i)
+        alpha[i] = R[4 * i] * ab[0] + R[4 * i + 1] * ab[1] + R[4 * i + 2] * ab[2];
+    const double an = pf_ode_dot(alpha, n);
+    for (int i = 0; i < 3; ++i) {
+        alpha[i] = an * n[i];
+        v[i] = (w_f[i] - fn * n[i]) / ms.mass;
+    }
+    /* sum of the members' friction on b (force, moment about c) at that motion */
+    double sf[3] = {0, 0, 0}, sm[3] = {0, 0, 0}, pf[3] = {0, 0, 0}, pm[3] = {0, 0, 0};
+    double total = 0.0, cap_p = mu_s * p->persist.n_meas;
+    int members = 0;
+    for (int a = -1; a < ctx->alive_count; ++a) {
+        const pfOdePair *q = a < 0 ? p : pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (a >= 0 && (q == p || !q->in_use || !q->persist.has_group ||
+                       (q->persist.group_side > 0.0 ? q->step.b1 : q->step.b2) != b ||
+                       fabs(pf_ode_dot(q->step.n, n)) < PF_ODE_GROUP_PARALLEL))
+            continue;
+        const double sq = q->step.b1 == b ? 1.0 : -1.0, Nq = q->persist.n_meas;
+        const double *cq = q->step.c;
+        double rq[3] = {cq[0] - G[0], cq[1] - G[1], cq[2] - G[2]}, vq[3];
+        pf_ode_cross(alpha, rq, vq);
+        for (int k = 0; k < 3; ++k)
+            vq[k] += v[k];
+        /* body 1's twist relative to body 2 (the holder does not move) */
+        pfTwist tw = {sq * pf_ode_dot(vq, q->step.x), sq * pf_ode_dot(vq, q->step.y),
+                      sq * pf_ode_dot(alpha, q->step.n)};
+        pfWrench W = {0, 0, 0};
+        const pfTwist roll = {0, 0, 0};
+        if (!(Nq > 0.0) || pf_patch_friction(&q->step.def, mu_s, Nq, tw, roll, &W, NULL) != PF_OK)
+            return 0;
+        double f[3], m[3], d[3] = {cq[0] - c[0], cq[1] - c[1], cq[2] - c[2]}, dm[3];
+        for (int k = 0; k < 3; ++k) {
+            f[k] = sq * (W.fx * q->step.x[k] + W.fy * q->step.y[k]);
+            m[k] = sq * W.mz * q->step.n[k];
+        }
+        pf_ode_cross(d, f, dm);
+        for (int k = 0; k < 3; ++k) {
+            sf[k] += f[k];
+            sm[k] += m[k] + dm[k];
+            if (a < 0) {
+                pf[k] = f[k];
+                pm[k] = m[k];
+            }
+        }
+        total += mu_s * Nq;
+        members++;
+    }
+    if (members < 2 || !(total > 0.0) || !pf_ode_finite3(sf) || !pf_ode_finite3(sm)) return 0;
+    /* the group must supply -w: fit kappa (sf, sm) to it in p's tangent plane and normal */
+    const double rr = p->step.rho_g > 0.0 ? p->step.rho_g * p->step.rho_g : 1.0;
+    const double *x = p->step.x, *y = p->step.y;
+    const double req[3] = {-pf_ode_dot(w_f, x), -pf_ode_dot(w_f, y), -pf_ode_dot(w_m, n)};
+    const double got[3] = {pf_ode_dot(sf, x), pf_ode_dot(sf, y), pf_ode_dot(sm, n)};
+    const double gg = got[0] * got[0] + got[1] * got[1] + got[2] * got[2] / rr;
+    const double kappa = (req[0] * got[0] + req[1] * got[1] + req[2] * got[2] / rr) / gg;
+    if (!(gg > 0.0) || !(kappa > 0.0) || !isfinite(kappa)) return 0;
+    const double own[3] = {pf_ode_dot(pf, x), pf_ode_dot(pf, y), pf_ode_dot(pm, n)};
+    const double frac = cap_p / total, side = p->step.b1 == b ? 1.0 : -1.0;
+    for (int i = 0; i < 3; ++i)
+        hold[i] = side * (kappa * own[i] + frac * (req[i] - kappa * got[i]));
+    return pf_ode_finite3(hold);
+}
+
 /* The stick test of a held patch of a group (docs/architecture.md, "Stick and slip in multi-body
  * scenes"): a body held at rest by several stuck patches against holders that do not move (the
  * bar between two fingertips, a body on its feet) with parallel tangent planes. The per-patch
@@ -328,9 +443,30 @@ static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, co
     double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
     pf_ode_body_model(ctx, p, b, &bm);
     pf_ode_model_patch_block(&bm, p, zero, zero, 1.0, A, af, araw);
+    double A0[9];
+    memcpy(A0, A, sizeof A0);
     for (int i = 0; i < 3; ++i)
         af[i] = araw[i] = -(A[3 * i] * hold[0] + A[3 * i + 1] * hold[1] + A[3 * i + 2] * hold[2]);
-    return general_test(p, A, af, araw, mu_s, N, limit, res);
+    int st = general_test(p, A, af, araw, mu_s, N, limit, res);
+    /* LIMIT: the split in proportion to the capacities is one split; where it does not fit, the
+     * split by the body's incipient twist may (twist_split). Either proves that the group holds.
+     * (CA tests the share's incipient twist through the held body's block, which already sees
+     * the body's motion.) */
+    double hold2[3], w_b[3], wm_b[3];
+    for (int k = 0; k < 3; ++k) {
+        w_b[k] = bl_f[k] - p->persist.group_f[k];
+        wm_b[k] = bl_t[k] + m[k] - p->persist.group_m[k];
+    }
+    pfStickResult res2;
+    if (limit && st == PF_OK && !res->sticks && twist_split(ctx, p, b, w_b, wm_b, mu_s, hold2)) {
+        memcpy(A, A0, sizeof A0);
+        for (int i = 0; i < 3; ++i)
+            af[i] = araw[i] =
+                -(A[3 * i] * hold2[0] + A[3 * i + 1] * hold2[1] + A[3 * i + 2] * hold2[2]);
+        if (general_test(p, A, af, araw, mu_s, N, limit, &res2) == PF_OK && res2.sticks)
+            *res = res2;
+    }
+    return st;
 }
 
 /* ---- evaluate: one patch's step, in phases ----------------------------------------------------
@@ -1142,10 +1278,6 @@ static pfOdePair *angular_rows_owner(const pfOdeContext *ctx, dJointID j)
     return (pfOdePair *)((char *)fb - offsetof(pfOdePair, step) - offsetof(pfOdePairStep, fb_spin));
 }
 
-/* Normals closer than this to parallel (|n_p . n_q|) put two held patches of a body in one
- * group: their tangent planes are parallel, so a share of the group's friction wrench is again a
- * friction wrench of each (its normal force is zero). */
-#define PF_ODE_GROUP_PARALLEL 0.9999
 /* A holder moves less than this fraction of the held body under the same friction wrench. */
 #define PF_ODE_GROUP_IMMOBILE 1e-6
 

@@ -287,7 +287,9 @@ extern const pfrSection pfr_section_rigs;     ///< friction rigs of the dynamic 
 extern const pfrSection pfr_section_pendulum; ///< Dahl wire pendulum
 extern const pfrSection pfr_section_limits;   ///< limit surfaces (pf-limit-surfaces)
 extern const pfrSection pfr_section_stacks;   ///< stacks and piles: stock vs patch
-extern const pfrSection pfr_section_sweeps;   ///< parameter sweeps (pf-sweep)
-extern const pfrSection pfr_section_files;    ///< what the report directory holds
+/* skid-steer */
+extern const pfrSection pfr_section_skid;   ///< skid steering: stock vs patch vs closed form
+extern const pfrSection pfr_section_sweeps; ///< parameter sweeps (pf-sweep)
+extern const pfrSection pfr_section_files;  ///< what the report directory holds
 
 #endif

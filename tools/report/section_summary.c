@@ -26,11 +26,12 @@ static int is_law_scene(const char *s)
 
 /* Multi-body scenes (stack, ...) have no pf-reference counterpart: they are compared with stock
  * friction and with their closed forms in their own section, not in the literature table. The
- * conveyor (surface motion) has none either: its closed forms are held by test_scene_conveyor. */
+ * conveyor (surface motion) has none either: its closed forms are held by test_scene_conveyor;
+ * skid-steer has its own section (section_skid.c). */
 static int is_multibody_scene(const char *s)
 {
     return !strcmp(s, "stack") || !strcmp(s, "bin") || !strcmp(s, "pinch") ||
-           !strcmp(s, "conveyor");
+           !strcmp(s, "conveyor") || !strcmp(s, "skid-steer");
 }
 
 static void plan(pfrReport *r)
