@@ -127,7 +127,11 @@ typedef struct pfOdePairStep {
 /// scratch.
 typedef struct pfOdePair {
     dGeomID g1, g2; ///< key; g1 carries body 1
+    int slot;       ///< key: which of the pair's patches (pf_ode_collide groups the contacts)
     int in_use;
+    double slot_n[3];         ///< this patch's contact normal at its last collide, in body 2's
+                              ///< frame (world without body 2): the next step's groups are
+                              ///< matched to it (pf_ode_collide)
     unsigned long seen;       ///< frame stamp of the last pf_ode_collide
     int fresh;                ///< 1 until the pair has completed one step
     int forgotten;            ///< pf_ode_forget_geom while in flight: released after the step
@@ -226,8 +230,10 @@ typedef struct pfOdePairMatEntry {
 /// Fill err (may be NULL): status, field and a message printf'd from fmt with field and v.
 void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v);
 pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx);
-int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2);
-int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx);
+/// The pair record (g1, g2, slot): its pool index, or -1.
+int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot);
+/// The pair record (g1, g2, slot), made fresh if there is none.
+int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot, int *out_idx);
 void pf_ode_pair_release(pfOdeContext *ctx, int idx);
 const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g);
 /// The material of a live geom g, after dropping one set for an earlier geom at g's address
@@ -272,6 +278,14 @@ void pf_ode_surface_contact(pfOdeContext *ctx, const pfOdePair *p, int npoints, 
                             dContact *c);
 
 /* pf_ode_patch.c */
+/// A pair's contacts grouped by normal (pf_ode_group_contacts).
+typedef struct pfOdeGroups {
+    int count;                            ///< groups, 1 .. PF_ODE_MAX_PAIR_PATCHES
+    int of[PF_ODE_MAX_CONTACTS];          ///< the group of each contact
+    double n[PF_ODE_MAX_PAIR_PATCHES][3]; ///< each group's normal: its contacts' sum, unit (P50)
+} pfOdeGroups;
+/// Group m >= 1 contacts by normal (P50); split = 0 puts them all in one group.
+void pf_ode_group_contacts(const dContactGeom *cg, int m, int split, pfOdeGroups *gr);
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 /// A stuck face patch that was not collided this step keeps the last step's support (1), or not.
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);
@@ -335,6 +349,11 @@ static inline uint64_t pf_ode_hash_ptr(const void *p)
 static inline uint64_t pf_ode_hash_pair(dGeomID a, dGeomID b)
 {
     return pf_ode_hash_ptr(a) * 31u + pf_ode_hash_ptr(b);
+}
+/* The pair table's hash of a patch slot of a pair (slot 0 hashes as the pair). */
+static inline uint64_t pf_ode_hash_slot(dGeomID a, dGeomID b, int slot)
+{
+    return pf_ode_hash_pair(a, b) + (uint64_t)slot * 0x9e3779b97f4a7c15ULL;
 }
 /* ODE fills dVector3s of dReal; the adapter works in plain double[3]. */
 static inline void pf_ode_to3(const dReal *v, double *o)

@@ -415,6 +415,7 @@ static void begin(pfOdePair *p, rowset *rs)
     memset(info, 0, sizeof *info);
     info->geom1 = p->g1;
     info->geom2 = p->g2;
+    info->slot = p->slot;
     info->contact_count = p->step.ncontacts;
     info->combined_mu_s = p->persist.mat.mu_s;
     info->combined_mu_k = p->persist.mat.mu_k;

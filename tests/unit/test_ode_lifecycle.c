@@ -398,7 +398,7 @@ START_TEST(test_dropped_patch_keeps_its_state)
         dBodyAddForce(s.body, 0.5, 0, 0); /* held: below mu_s m g */
         pf_ode_test_step(&s);
     }
-    int idx = pf_ode_pair_lookup(s.pf, s.geom, s.plane);
+    int idx = pf_ode_pair_lookup(s.pf, s.geom, s.plane, 0);
     ck_assert_int_ge(idx, 0);
     const pfOdePair *p = pf_ode_pair_at(s.pf, idx);
     ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
