@@ -86,7 +86,9 @@ typedef struct pfOdePairStep {
     int has_fric, has_spin;
     pfOdeGeomKind kind;
     pfPatchDef def;
-    double hertz_rstar;            ///< effective radius R* for a computed Hertz radius [m]
+    int has_sib;        ///< a sibling patch of the pair (another slot) faces this one's plane
+    double sib[3];      ///< the sibling's normal projected on this patch's plane, unit (world)
+    double hertz_rstar; ///< effective radius R* for a computed Hertz radius [m]
     double c[3], n[3], x[3], y[3]; ///< patch centre and frame (world)
     double rho_g;                  ///< radius of gyration of the patch pressure [m]
     double t1[3], t2[3];           ///< friction row directions used (world)
@@ -284,8 +286,10 @@ typedef struct pfOdeGroups {
     int of[PF_ODE_MAX_CONTACTS];          ///< the group of each contact
     double n[PF_ODE_MAX_PAIR_PATCHES][3]; ///< each group's normal: its contacts' sum, unit (P50)
 } pfOdeGroups;
-/// Group m >= 1 contacts by normal (P50); split = 0 puts them all in one group.
-void pf_ode_group_contacts(const dContactGeom *cg, int m, int split, pfOdeGroups *gr);
+/// Group m >= 1 contacts by normal (P50) where they lie on concave faces of the trimesh mesh
+/// (its triangle index in each contact's side1 / side2: mesh_side 1 / 2); mesh 0: one group.
+void pf_ode_group_contacts(const dContactGeom *cg, int m, dGeomID mesh, int mesh_side,
+                           pfOdeGroups *gr);
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 /// A stuck face patch that was not collided this step keeps the last step's support (1), or not.
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);

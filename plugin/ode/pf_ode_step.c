@@ -39,6 +39,7 @@ typedef struct rowset {
     double m1, m2;                        /* targets (row velocities) */
     int spin_motor;                       /* stick: spin via angular motor */
     double spin_vel;
+    int yield1; /* stick: row 1 faces a sibling patch and yields to it (P51a, stick_rows) */
 } rowset;
 
 static void body_frame_point(dBodyID b, const double *local, double *world)
@@ -757,6 +758,25 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     rs->b1 = rs->b2 = mu_s * N;
     rs->m1 = clampd(-g * dxp, tol) + pf_ode_dot(p->step.surf_s, x);
     rs->m2 = clampd(-g * dyp, tol) + pf_ode_dot(p->step.surf_s, y);
+    if (p->step.has_sib) {
+        /* A sibling patch of the pair (the wall beside this floor) pushes body 1 along sib, in
+         * this patch's plane. Whatever this patch's friction would carry along +sib the
+         * sibling's normal force can carry instead, and that only raises the sibling's capacity
+         * and lowers this one's (P51a): so a held pair never needs this patch to push along
+         * +sib. Left to the solver, the stuck rows took the load (the anchor pulled the box off
+         * the wall, whose normal force fell to 0, and the floor alone held the push, to
+         * sqrt((mu m g)^2 - P^2) in place of mu (m g + P)). Row 1 therefore lies along sib,
+         * yields (a larger relative CFM, PF_ODE_SIB_YIELD) so that the sibling's stiff normal
+         * rows take a push along it, and its anchor pulls body 1 back only towards the sibling,
+         * never off it. */
+        const double *sb = p->step.sib;
+        memcpy(rs->t1, sb, sizeof rs->t1);
+        pf_ode_cross(n, sb, rs->t2);
+        const double ds = pf_ode_dot(d, sb), dt2 = pf_ode_dot(d, rs->t2);
+        rs->m1 = (ds > 0.0 ? clampd(-g * ds, tol) : 0.0) + pf_ode_dot(p->step.surf_s, sb);
+        rs->m2 = clampd(-g * dt2, tol) + pf_ode_dot(p->step.surf_s, rs->t2);
+        rs->yield1 = 1;
+    }
     double dspin = 0.0;
     pfTwist unit_spin = {0.0, 0.0, 1.0};
     if (pf_patch_dissipation(&p->step.def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK) dspin = 0.0;
@@ -890,6 +910,11 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
  * which ODE would treat as an unbounded row). */
 #define PF_ODE_MAX_BOUND 1e30
 
+/* A stuck row facing a sibling patch (stick_rows) is this much softer than the sibling's normal
+ * rows, so that they take at least 1 - 1/PF_ODE_SIB_YIELD of a push along it (P51a): 1e3 leaves
+ * the row 1e-3 of it, which costs the sibling mu 1e-3 P of capacity. */
+#define PF_ODE_SIB_YIELD 1e3
+
 static double finite_bound(double b)
 {
     return (b > 0.0) ? (b < PF_ODE_MAX_BOUND ? b : PF_ODE_MAX_BOUND) : 0.0;
@@ -931,6 +956,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     pf_ode_mobility(p->step.b2, &mb2);
     cj.surface.slip1 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t1), p->step.dt);
+    if (rs->yield1) cj.surface.slip1 *= PF_ODE_SIB_YIELD;
     cj.surface.slip2 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t2), p->step.dt);
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
