@@ -3,8 +3,9 @@
  *
  * One static dTriMesh geom is a floor (z = 0, x in [0, 0.5], y in [-1, 1]) and a wall (x = 0,
  * z in [0, 0.3]): two faces at 90 degrees in ONE geom, so the box's contacts with it are one geom
- * pair. A 0.1 m cube of mass m (key mass, default 1 kg) stands in the corner, pressed into the
- * wall by a force P (key press, default 2.5 N, along -x through its mass centre), and is pushed
+ * pair. A 0.1 m cube of mass m (key mass, default 1 kg) is set touching the wall 0.5 mm above
+ * the floor and lands in the corner within 10 ms, pressed into the wall from the start by a force
+ * P (key press, default 2.5 N, along -x through its mass centre), and is pushed
  * along the wall (+y, through its mass centre) by F:
  *   ramp:   F = rate (t - 0.2 s) from t = 0.2 s (key rate, default 5 N/s) until the box has
  *           travelled more than 1e-6 m along the wall; from then on F stays at that value and
@@ -24,8 +25,9 @@
  * wall_normal_error (the angle between the pair's patch normal nearest +z / +x and that axis, at
  * the last held step) and slot_changes (steps at which the floor patch changed its slot).
  * What you should see: the box stays in the corner while F grows, then slides along the wall,
- * touching floor and wall. With patch friction the pair has a floor patch and a wall patch, and
- * it holds to mu_s (m g + P); stock friction holds about as far. */
+ * touching floor and wall. With patch friction the pair has a floor patch and a wall patch; it
+ * slides at the closed-form acceleration, but holds only to 88-90 % of mu_s (m g + P) (docs/
+ * physics.md §8.2 says why); stock friction holds about as far as the closed form, then creeps. */
 #include "pf_scene_impl.h"
 
 #include <math.h>

@@ -770,9 +770,10 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
 /* ---- several patches per pair ---------------------------------------------------------------
  * A pair's contacts that face different ways belong to different patches: a box in the concave
  * corner of one trimesh touches the floor and the wall, and one patch with their averaged normal
- * (-0.71, 0, 0.71 for equal contact counts) has neither the floor's nor the wall's plane, normal
- * force or capacity: it slid at 4-6 N where mu (m g + P) = 7.4 N holds. So the contacts are
- * grouped by normal (docs/architecture.md, patches of a pair; docs/physics.md P50-P52):
+ * ((0.71, 0, 0.71) for as many floor as wall contacts) has neither the floor's nor the wall's
+ * plane, normal force or capacity: it slid at 4-6 N where mu (m g + P) = 7.4 N holds. So the
+ * contacts are grouped by normal (docs/architecture.md, patches of a pair; docs/physics.md
+ * P50-P52):
  *  - two contacts belong together when their normals are within PF_ODE_GROUP_ANGLE (P50), and
  *    groups are closed under it (single linkage: the partition does not depend on the order in
  *    which ODE lists the contacts, and a finely tessellated curved face, whose neighbouring
