@@ -27,10 +27,17 @@ static int is_law_scene(const char *s)
 /* Multi-body scenes (stack, ...) have no pf-reference counterpart: they are compared with stock
  * friction and with their closed forms in their own section, not in the literature table. The
  * conveyor (surface motion) has none either: its closed forms are held by test_scene_conveyor. */
+/* The corner (several patches per pair) has none either: test_scene_corner holds its closed
+ * form (docs/physics.md P52). */
+static int is_patches_scene(const char *s)
+{
+    return !strcmp(s, "corner");
+}
+
 static int is_multibody_scene(const char *s)
 {
     return !strcmp(s, "stack") || !strcmp(s, "bin") || !strcmp(s, "pinch") ||
-           !strcmp(s, "conveyor");
+           !strcmp(s, "conveyor") || is_patches_scene(s);
 }
 
 static void plan(pfrReport *r)
