@@ -371,11 +371,12 @@ typedef enum pfOdePatchState {
 typedef struct pfOdePatchInfo {
     dGeomID geom1; ///< the geom that carries body 1
     dGeomID geom2; ///< the other geom
-    int slot;      ///< which of the pair's patches, 0 .. PF_ODE_MAX_PAIR_PATCHES - 1: a pair whose
-                   ///< contacts face several ways (docs/architecture.md, patches of a pair) has one
-              ///< patch per group of normals, each with its own state and anchor. A patch keeps
-              ///< its slot while its normal persists (matched step to step in the frame of the
-              ///< geom that carries body 2); slot numbers are labels, not an order
+    /// which of the pair's patches, 0 .. PF_ODE_MAX_PAIR_PATCHES - 1: a pair whose contacts face
+    /// several ways (docs/architecture.md, patches of a pair) has one patch per group of normals,
+    /// each with its own state and anchor. A patch keeps its slot while its normal persists
+    /// (matched step to step in the frame of the geom that carries body 2); slot numbers are
+    /// labels, not an order
+    int slot;
     pfOdePatchState state; ///< state used in the last step
     pfPatchShape shape;    ///< patch shape used (PF_PATCH_NONE for POINT / STOCK)
     double radius; ///< disk / Hertz disk radius used [m] (Hertz: given, or (3 N R*/(4 E*))^(1/3)
