@@ -60,6 +60,9 @@ typedef struct pfOdePairPersist {
     double group_f[3];    ///< the other members' friction force on the group's body (world) [N]
     double group_m[3];    ///< and its moment about this patch's centre (world) [N m]
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
+    double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
+    double margin_prev;   ///< the one before, while margin is this step's (margin_frame) [N]
+    unsigned long margin_frame; ///< the step (ctx->frame) margin was set in
     /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
     int has_support;                           ///< the last patch was a face on a face
     int support_nv;                            ///< its vertices
@@ -86,9 +89,12 @@ typedef struct pfOdePairStep {
     int has_fric, has_spin;
     pfOdeGeomKind kind;
     pfPatchDef def;
-    int has_sib;        ///< a sibling patch of the pair (another slot) faces this one's plane
-    double sib[3];      ///< the sibling's normal projected on this patch's plane, unit (world)
-    double hertz_rstar; ///< effective radius R* for a computed Hertz radius [m]
+    int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
+    double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
+    int sib_slot;   ///< the sibling's slot
+    int sib_perp;   ///< the sibling's normal is perpendicular to this one's (this n in its plane)
+    int spin_yield; ///< the stuck spin row (axis 0 of pf_ode_angular_rows) yields (P51a)
+    double hertz_rstar;            ///< effective radius R* for a computed Hertz radius [m]
     double c[3], n[3], x[3], y[3]; ///< patch centre and frame (world)
     double rho_g;                  ///< radius of gyration of the patch pressure [m]
     double t1[3], t2[3];           ///< friction row directions used (world)
@@ -295,6 +301,12 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
+
+/* A stuck row facing a sibling patch (pf_ode_step.c, stick_rows) is this much softer than the
+ * sibling's normal rows, so that they take at least 1 - 1/PF_ODE_SIB_YIELD of a load both can
+ * carry (P51a): 1e3 leaves the row 1e-3 of it, which costs the sibling mu 1e-3 P of capacity. */
+#define PF_ODE_SIB_YIELD 1e3
+#define PF_ODE_SIB_SPIN_YIELD 10.0
 
 /* pf_ode_rows.c: conditioning of the adapter's rows */
 /// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).

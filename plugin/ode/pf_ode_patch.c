@@ -934,7 +934,7 @@ void pf_ode_group_contacts(const dContactGeom *cg, int m, dGeomID mesh, int mesh
  * if that part exceeds sin 20 degrees and the sibling does not lift k's face (n_j . n_k <= 0, up
  * to rounding: its normal force never unloads patch k). Sets p->step.has_sib and sib. */
 #define PF_ODE_SIB_SIN 0.34202014332566873
-static void sibling_of(const pfOdeGroups *gr, int k, pfOdePair *p)
+static void sibling_of(const pfOdeGroups *gr, const int *slot_of, int k, pfOdePair *p)
 {
     const double *nk = gr->n[k];
     double best = PF_ODE_SIB_SIN;
@@ -952,6 +952,8 @@ static void sibling_of(const pfOdeGroups *gr, int k, pfOdePair *p)
             for (int i = 0; i < 3; ++i)
                 p->step.sib[i] = t[i] / l;
             p->step.has_sib = 1;
+            p->step.sib_slot = slot_of[j];
+            p->step.sib_perp = fabs(c) <= 1e-6;
         }
     }
 }
@@ -1105,7 +1107,7 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         int idx = -1;
         if (pf_ode_pair_acquire(ctx, g1, g2, slot_of[k], &idx) != PF_OK) return PF_ERR_NO_MEMORY;
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
-        sibling_of(&gr, k, p);
+        sibling_of(&gr, slot_of, k, p);
         if (reset[k] || (!p->fresh && (p->forgotten || p->gen1 != gen1 || p->gen2 != gen2 ||
                                        p->step.b1 != b1 || p->step.b2 != b2))) {
             /* forgotten, or not the bodies of the pair's past (a geom moved to another body, or
