@@ -55,6 +55,8 @@ extern const pfSceneClass pf_scene_class_pinch;
 extern const pfSceneClass pf_scene_class_conveyor;
 /* skid-steer */
 extern const pfSceneClass pf_scene_class_skid;
+/* several patches per pair */
+extern const pfSceneClass pf_scene_class_corner;
 
 /** Fill err (may be NULL) with status and a printf message; returns status. */
 int pfs_fail(pfError *err, int status, const char *fmt, ...)

@@ -44,6 +44,11 @@ extern "C" {
 /// Largest number of contact points dCollide is asked for per geom pair.
 #define PF_ODE_MAX_CONTACTS 16
 
+/// Largest number of patches one geom pair is split into (pf_ode_collide groups a pair's contacts
+/// by their normals: a box in a concave corner of one trimesh gets a floor and a wall patch). A
+/// pair with more groups merges the surplus into the group of the nearest normal.
+#define PF_ODE_MAX_PAIR_PATCHES 4
+
 /// Largest friction coefficient a material accepts. 1e6 holds any load a finite scene can put
 /// on a contact (use it where plain ODE code writes mu = dInfinity); larger values would only
 /// overflow mu N in the friction bounds.
@@ -383,8 +388,14 @@ typedef enum pfOdePatchState {
 
 /// Diagnostics of one patch (valid after pf_ode_after_step until the next pf_ode_collide).
 typedef struct pfOdePatchInfo {
-    dGeomID geom1;         ///< the geom that carries body 1
-    dGeomID geom2;         ///< the other geom
+    dGeomID geom1; ///< the geom that carries body 1
+    dGeomID geom2; ///< the other geom
+    /// which of the pair's patches, 0 .. PF_ODE_MAX_PAIR_PATCHES - 1: a pair whose contacts face
+    /// several ways (docs/architecture.md, patches of a pair) has one patch per group of normals,
+    /// each with its own state and anchor. A patch keeps its slot while its normal persists
+    /// (matched step to step in the frame of the geom that carries body 2); slot numbers are
+    /// labels, not an order
+    int slot;
     pfOdePatchState state; ///< state used in the last step
     pfPatchShape shape;    ///< patch shape used (PF_PATCH_NONE for POINT / STOCK)
     double radius; ///< disk / Hertz disk radius used [m] (Hertz: given, or (3 N R*/(4 E*))^(1/3)
@@ -447,9 +458,11 @@ typedef struct pfOdeCounters {
     long long line_patches;            ///< patch-steps of a line contact's strip (P46-P49)
     long long axis_fallbacks;          ///< FIXED patch-steps whose patch_axis lay along the
                                        ///< contact normal (dPlaneSpace's x used)
+    long long split_patches; ///< patch-steps beyond the first of their pair: a pair's contacts
+                             ///< grouped by normal into several patches (pf_ode_collide)
 } pfOdeCounters;
 
-/** Number of patches of the current step.
+/** Number of patches of the current step (a pair split by its normals counts each patch).
  *  @param ctx the context
  *  @return the count (0 for a NULL context) */
 int pf_ode_patch_count(const pfOdeContext *ctx);
@@ -459,13 +472,26 @@ int pf_ode_patch_count(const pfOdeContext *ctx);
  *  @param out receives the diagnostics; not NULL
  *  @return PF_OK, PF_ERR_NULL or PF_ERR_RANGE (bad index) */
 int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out);
-/** Diagnostics of the patch of a geom pair (either order).
+/** Diagnostics of the patch of a geom pair (either order). A pair split into several patches
+ *  (pfOdePatchInfo.slot) gives the one of the lowest slot here; pf_ode_find_pair_patches gives
+ *  them all.
  *  @param ctx the context
  *  @param a   one geom of the pair
  *  @param b   the other geom
  *  @param out receives the diagnostics; not NULL
  *  @return PF_OK, PF_ERR_NULL or PF_ERR_RANGE (the pair has no patch this step) */
 int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out);
+/** Diagnostics of every patch of a geom pair (either order), in the order of their slots.
+ *  @param ctx the context
+ *  @param a   one geom of the pair
+ *  @param b   the other geom
+ *  @param out receives min(count, max) patches; not NULL
+ *  @param max room in out, 1 .. PF_ODE_MAX_PAIR_PATCHES (PF_ODE_MAX_PAIR_PATCHES holds them all)
+ *  @param err optional error report (may be NULL) naming the bad argument and its value
+ *  @return the pair's patch count (0: the pair has no patch this step), or PF_ERR_NULL (ctx or
+ *          out), PF_ERR_RANGE (max out of range) */
+int pf_ode_find_pair_patches(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out,
+                             int max, pfError *err);
 /** Counters since creation or the last pf_ode_reset_counters.
  *  @param ctx the context
  *  @return the counters (all zero for a NULL context) */

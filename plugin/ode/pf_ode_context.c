@@ -472,21 +472,21 @@ pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx)
     return &ctx->chunks[idx / PF_ODE_CHUNK][idx % PF_ODE_CHUNK];
 }
 
-static int pair_slot(const pfOdeContext *ctx, dGeomID g1, dGeomID g2)
+static int pair_slot(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot)
 {
     int mask = ctx->pair_hash_cap - 1;
-    int i = (int)(pf_ode_hash_pair(g1, g2) & (uint64_t)mask);
+    int i = (int)(pf_ode_hash_slot(g1, g2, slot) & (uint64_t)mask);
     while (ctx->pair_hash[i] >= 0) {
         const pfOdePair *p = pf_ode_pair_at(ctx, ctx->pair_hash[i]);
-        if (p->g1 == g1 && p->g2 == g2) return i;
+        if (p->g1 == g1 && p->g2 == g2 && p->slot == slot) return i;
         i = (i + 1) & mask;
     }
     return -1 - i; /* free slot, encoded */
 }
 
-int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2)
+int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot)
 {
-    int s = pair_slot(ctx, g1, g2);
+    int s = pair_slot(ctx, g1, g2, slot);
     return s >= 0 ? ctx->pair_hash[s] : -1;
 }
 
@@ -527,7 +527,7 @@ static int rehash_pairs(pfOdeContext *ctx, int ncap)
         h[i] = -1;
     for (int a = 0; a < ctx->alive_count; ++a) {
         const pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        int j = (int)(pf_ode_hash_pair(p->g1, p->g2) & (uint64_t)(ncap - 1));
+        int j = (int)(pf_ode_hash_slot(p->g1, p->g2, p->slot) & (uint64_t)(ncap - 1));
         while (h[j] >= 0)
             j = (j + 1) & (ncap - 1);
         h[j] = ctx->alive[a];
@@ -538,9 +538,9 @@ static int rehash_pairs(pfOdeContext *ctx, int ncap)
     return PF_OK;
 }
 
-int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx)
+int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot, int *out_idx)
 {
-    int s = pair_slot(ctx, g1, g2);
+    int s = pair_slot(ctx, g1, g2, slot);
     if (s >= 0) {
         *out_idx = ctx->pair_hash[s];
         return PF_OK;
@@ -553,12 +553,13 @@ int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx)
         if (rehash_pairs(ctx, ctx->pair_hash_cap * 2) != PF_OK) return PF_ERR_NO_MEMORY;
         ctx->counters.allocations++;
     }
-    s = pair_slot(ctx, g1, g2);
+    s = pair_slot(ctx, g1, g2, slot);
     int idx = ctx->free_list[--ctx->free_count];
     pfOdePair *p = pf_ode_pair_at(ctx, idx);
     memset(p, 0, sizeof *p);
     p->g1 = g1;
     p->g2 = g2;
+    p->slot = slot;
     p->in_use = 1;
     p->fresh = 1;
     ctx->pair_hash[-1 - s] = idx;
@@ -573,7 +574,7 @@ int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx)
 void pf_ode_pair_release(pfOdeContext *ctx, int idx)
 {
     pfOdePair *p = pf_ode_pair_at(ctx, idx);
-    int s = pair_slot(ctx, p->g1, p->g2);
+    int s = pair_slot(ctx, p->g1, p->g2, p->slot);
     if (s < 0) return;
     int mask = ctx->pair_hash_cap - 1;
     int i = s;
@@ -583,7 +584,7 @@ void pf_ode_pair_release(pfOdeContext *ctx, int idx)
         j = (j + 1) & mask;
         if (ctx->pair_hash[j] < 0) break;
         const pfOdePair *q = pf_ode_pair_at(ctx, ctx->pair_hash[j]);
-        int home = (int)(pf_ode_hash_pair(q->g1, q->g2) & (uint64_t)mask);
+        int home = (int)(pf_ode_hash_slot(q->g1, q->g2, q->slot) & (uint64_t)mask);
         /* move q back to i if its home is not in (i, j] cyclically */
         int move = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
         if (move) {
@@ -752,14 +753,47 @@ int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out)
     return PF_OK;
 }
 
+/* The pair record of slot `slot` of a and b, in either order (-1: none). */
+static int pair_either(const pfOdeContext *ctx, dGeomID a, dGeomID b, int slot)
+{
+    int idx = pf_ode_pair_lookup(ctx, a, b, slot);
+    return idx >= 0 ? idx : pf_ode_pair_lookup(ctx, b, a, slot);
+}
+
 int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out)
 {
     if (!ctx || !out) return PF_ERR_NULL;
-    int idx = pf_ode_pair_lookup(ctx, a, b);
-    if (idx < 0) idx = pf_ode_pair_lookup(ctx, b, a);
-    if (idx < 0) return PF_ERR_RANGE;
-    *out = pf_ode_pair_at(ctx, idx)->step.info;
-    return PF_OK;
+    for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
+        int idx = pair_either(ctx, a, b, slot);
+        if (idx >= 0) {
+            *out = pf_ode_pair_at(ctx, idx)->step.info;
+            return PF_OK;
+        }
+    }
+    return PF_ERR_RANGE;
+}
+
+int pf_ode_find_pair_patches(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out,
+                             int max, pfError *err)
+{
+    clear_err(err);
+    if (!ctx || !out) {
+        set_err(err, PF_ERR_NULL, ctx ? "out" : "ctx", "%s is NULL", 0.0);
+        return PF_ERR_NULL;
+    }
+    if (max < 1 || max > PF_ODE_MAX_PAIR_PATCHES) {
+        set_err(err, PF_ERR_RANGE, "max", "%s = %g is out of range (1 .. PF_ODE_MAX_PAIR_PATCHES)",
+                (double)max);
+        return PF_ERR_RANGE;
+    }
+    int count = 0;
+    for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
+        int idx = pair_either(ctx, a, b, slot);
+        if (idx < 0) continue;
+        if (count < max) out[count] = pf_ode_pair_at(ctx, idx)->step.info;
+        count++;
+    }
+    return count;
 }
 
 pfOdeCounters pf_ode_get_counters(const pfOdeContext *ctx)

@@ -65,6 +65,9 @@ typedef struct pfOdePairPersist {
     double group_f[3];    ///< the other members' friction force on the group's body (world) [N]
     double group_m[3];    ///< and its moment about this patch's centre (world) [N m]
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
+    double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
+    double margin_prev;   ///< the one before, while margin is this step's (margin_frame) [N]
+    unsigned long margin_frame; ///< the step (ctx->frame) margin was set in
     /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
     int has_support;                           ///< the last patch was a face on a face
     int support_nv;                            ///< its vertices
@@ -91,6 +94,11 @@ typedef struct pfOdePairStep {
     int has_fric, has_spin;
     pfOdeGeomKind kind;
     pfPatchDef def;
+    int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
+    double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
+    int sib_slot;   ///< the sibling's slot
+    int sib_perp;   ///< the sibling's normal is perpendicular to this one's (this n in its plane)
+    int spin_yield; ///< the stuck spin row (axis 0 of pf_ode_angular_rows) yields (P51a)
     double hertz_rstar; ///< effective radius R* for a computed Hertz radius; for a line contact
                         ///< the radius R' across the line (0: a sharp edge) [m]
     double c[3], n[3], x[3], y[3]; ///< patch centre and frame (world)
@@ -133,7 +141,11 @@ typedef struct pfOdePairStep {
 /// scratch.
 typedef struct pfOdePair {
     dGeomID g1, g2; ///< key; g1 carries body 1
+    int slot;       ///< key: which of the pair's patches (pf_ode_collide groups the contacts)
     int in_use;
+    double slot_n[3];         ///< this patch's contact normal at its last collide, in body 2's
+                              ///< frame (world without body 2): the next step's groups are
+                              ///< matched to it (pf_ode_collide)
     unsigned long seen;       ///< frame stamp of the last pf_ode_collide
     int fresh;                ///< 1 until the pair has completed one step
     int forgotten;            ///< pf_ode_forget_geom while in flight: released after the step
@@ -232,8 +244,10 @@ typedef struct pfOdePairMatEntry {
 /// Fill err (may be NULL): status, field and a message printf'd from fmt with field and v.
 void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v);
 pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx);
-int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2);
-int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int *out_idx);
+/// The pair record (g1, g2, slot): its pool index, or -1.
+int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot);
+/// The pair record (g1, g2, slot), made fresh if there is none.
+int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot, int *out_idx);
 void pf_ode_pair_release(pfOdeContext *ctx, int idx);
 const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g);
 /// The material of a live geom g, after dropping one set for an earlier geom at g's address
@@ -278,11 +292,27 @@ void pf_ode_surface_contact(pfOdeContext *ctx, const pfOdePair *p, int npoints, 
                             dContact *c);
 
 /* pf_ode_patch.c */
+/// A pair's contacts grouped by normal (pf_ode_group_contacts).
+typedef struct pfOdeGroups {
+    int count;                            ///< groups, 1 .. PF_ODE_MAX_PAIR_PATCHES
+    int of[PF_ODE_MAX_CONTACTS];          ///< the group of each contact
+    double n[PF_ODE_MAX_PAIR_PATCHES][3]; ///< each group's normal: its contacts' sum, unit (P50)
+} pfOdeGroups;
+/// Group m >= 1 contacts by normal (P50) where they lie on concave faces of the trimesh mesh
+/// (its triangle index in each contact's side1 / side2: mesh_side 1 / 2); mesh 0: one group.
+void pf_ode_group_contacts(const dContactGeom *cg, int m, dGeomID mesh, int mesh_side,
+                           pfOdeGroups *gr);
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 /// A stuck face patch that was not collided this step keeps the last step's support (1), or not.
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
+
+/* A stuck row facing a sibling patch (pf_ode_step.c, stick_rows) is this much softer than the
+ * sibling's normal rows, so that they take at least 1 - 1/PF_ODE_SIB_YIELD of a load both can
+ * carry (P51a): 1e3 leaves the row 1e-3 of it, which costs the sibling mu 1e-3 P of capacity. */
+#define PF_ODE_SIB_YIELD 1e3
+#define PF_ODE_SIB_SPIN_YIELD 10.0
 
 /* pf_ode_rows.c: conditioning of the adapter's rows */
 /// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).
@@ -341,6 +371,11 @@ static inline uint64_t pf_ode_hash_ptr(const void *p)
 static inline uint64_t pf_ode_hash_pair(dGeomID a, dGeomID b)
 {
     return pf_ode_hash_ptr(a) * 31u + pf_ode_hash_ptr(b);
+}
+/* The pair table's hash of a patch slot of a pair (slot 0 hashes as the pair). */
+static inline uint64_t pf_ode_hash_slot(dGeomID a, dGeomID b, int slot)
+{
+    return pf_ode_hash_pair(a, b) + (uint64_t)slot * 0x9e3779b97f4a7c15ULL;
 }
 /* ODE fills dVector3s of dReal; the adapter works in plain double[3]. */
 static inline void pf_ode_to3(const dReal *v, double *o)

@@ -881,6 +881,7 @@ int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
         cg[i].depth -= PF_ODE_CARRY_SINK * sqrt(size2);
     memcpy(p->step.contacts, cg, sizeof(dContactGeom) * (size_t)s->support_nv);
     p->step.ncontacts = s->support_nv;
+    p->step.has_sib = 0; /* (its siblings were not collided with it) */
     memcpy(p->step.c, c1, sizeof c1);
     memcpy(p->step.n, n2, sizeof n2);
     memcpy(p->step.x, x1, sizeof x1);
@@ -1006,6 +1007,265 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
     }
 }
 
+/* ---- several patches per pair ---------------------------------------------------------------
+ * A pair's contacts that face different ways belong to different patches: a box in the concave
+ * corner of one trimesh touches the floor and the wall, and one patch with their averaged normal
+ * ((0.71, 0, 0.71) for as many floor as wall contacts) has neither the floor's nor the wall's
+ * plane, normal force or capacity: it slid at 4-6 N where mu (m g + P) = 7.4 N holds. So the
+ * contacts are grouped by normal (docs/architecture.md, patches of a pair; docs/physics.md
+ * P50-P52):
+ *  - two contacts belong together when their normals are within PF_ODE_GROUP_ANGLE (P50), and
+ *    groups are closed under it (single linkage: the partition does not depend on the order in
+ *    which ODE lists the contacts, and a finely tessellated curved face, whose neighbouring
+ *    facets differ by a few degrees, stays one patch as before);
+ *  - a group becomes one slot of the pair, a full pair record (key g1, g2, slot) with its own
+ *    state, anchor, normal-force history and rows; pf_ode_build_patch builds each unchanged;
+ *  - slots are matched to the last step's by normal (P51), in body 2's frame (world without
+ *    body 2; the geom whose faces give the normals is usually body 2's, a static mesh), so a
+ *    stuck patch keeps its anchor when the contact points change a little, whatever their order;
+ *  - a pair with one group and one slot last step continues that slot whatever its normal did
+ *    (exactly the single-patch behaviour of before).
+ * Contacts far apart on one plane stay one patch (their hull): split by connectivity they would
+ * no longer be recognised as one box face lying on a plane (try_box), whose whole-face patch
+ * keeps a resting box's anchor while ODE's points flicker. */
+/* 20 degrees: a box face's contacts share its normal to rounding, an edge or vertex contact of a
+ * tilted box (sphere-like ODE normals) departs from the face's by its tilt, and a rocking box
+ * tilts by micro-radians: far below. A concave mesh's faces meet at their dihedral angle,
+ * 90 degrees at a floor and a wall, 45 at a chamfer: far above. cos(20 deg). */
+#define PF_ODE_GROUP_COS 0.93969262078590838
+/* A group continues a slot of the last step when its normal is within the same angle of the
+ * slot's (P51): a patch's normal turns by at most its body's rotation in one step. */
+#define PF_ODE_MATCH_COS PF_ODE_GROUP_COS
+/* Concave corner: a triangle's centroid lies in front of another's plane by more than this
+ * fraction of their distance (sin 6 degrees). */
+#define PF_ODE_CONCAVE 0.1
+
+static int find_root(int *parent, int i)
+{
+    while (parent[i] != i)
+        i = parent[i] = parent[parent[i]];
+    return i;
+}
+
+/* 1 if every two groups lie on triangles of the trimesh `mesh` that face each other: each
+ * group's first triangle (its contact's side1 / side2: mesh_side 1 / 2) has the other's centroid
+ * in front of its plane, on the side its normal points to, by more than PF_ODE_CONCAVE of the
+ * centroids' distance (a floor and a wall of one mesh: each has the other in front; the faces of
+ * a convex mesh have each other behind). */
+static int concave_groups(const dContactGeom *cg, int m, dGeomID mesh, int mesh_side, const int *of,
+                          int count)
+{
+    int tri[PF_ODE_MAX_CONTACTS];
+    const int ntri = dGeomTriMeshGetTriangleCount(mesh);
+    for (int g = 0; g < count; ++g)
+        tri[g] = -1;
+    for (int i = 0; i < m; ++i) {
+        const int t = mesh_side == 1 ? cg[i].side1 : cg[i].side2;
+        if (tri[of[i]] < 0) tri[of[i]] = t;
+    }
+    double c[PF_ODE_MAX_CONTACTS][3], nt[PF_ODE_MAX_CONTACTS][3];
+    for (int g = 0; g < count; ++g) {
+        if (tri[g] < 0 || tri[g] >= ntri) return 0;
+        dVector3 v0, v1, v2;
+        dGeomTriMeshGetTriangle(mesh, tri[g], &v0, &v1, &v2);
+        double e1[3], e2[3];
+        for (int k = 0; k < 3; ++k) {
+            c[g][k] = (v0[k] + v1[k] + v2[k]) / 3.0;
+            e1[k] = v1[k] - v0[k];
+            e2[k] = v2[k] - v0[k];
+        }
+        pf_ode_cross(e1, e2, nt[g]);
+        normalize(nt[g]);
+    }
+    for (int g = 0; g < count; ++g)
+        for (int h = 0; h < count; ++h) {
+            if (g == h) continue;
+            const double d[3] = {c[h][0] - c[g][0], c[h][1] - c[g][1], c[h][2] - c[g][2]};
+            if (!(pf_ode_dot(d, nt[g]) > PF_ODE_CONCAVE * sqrt(pf_ode_dot(d, d)))) return 0;
+        }
+    return 1;
+}
+
+void pf_ode_group_contacts(const dContactGeom *cg, int m, dGeomID mesh, int mesh_side,
+                           pfOdeGroups *gr)
+{
+    const int split = mesh != 0;
+    int parent[PF_ODE_MAX_CONTACTS], label[PF_ODE_MAX_CONTACTS], size[PF_ODE_MAX_CONTACTS];
+    double sum[PF_ODE_MAX_CONTACTS][3];
+    if (m > PF_ODE_MAX_CONTACTS) m = PF_ODE_MAX_CONTACTS;
+    for (int i = 0; i < m; ++i)
+        parent[i] = i;
+    for (int i = 0; split && i < m; ++i)
+        for (int j = i + 1; j < m; ++j) {
+            const double d = cg[i].normal[0] * cg[j].normal[0] + cg[i].normal[1] * cg[j].normal[1] +
+                             cg[i].normal[2] * cg[j].normal[2];
+            int ri = find_root(parent, i), rj = find_root(parent, j);
+            if (ri != rj && d >= PF_ODE_GROUP_COS) parent[rj > ri ? rj : ri] = rj > ri ? ri : rj;
+        }
+    /* groups numbered by their first contact (P50: the sum of the members' normals) */
+    int count = 0;
+    for (int i = 0; i < m; ++i) {
+        const int r = split ? find_root(parent, i) : 0;
+        if (r == i || (!split && i == 0)) {
+            label[i] = count;
+            size[count] = 0;
+            memset(sum[count], 0, sizeof sum[count]);
+            count++;
+        }
+        gr->of[i] = split ? label[r] : 0;
+        size[gr->of[i]]++;
+        for (int k = 0; k < 3; ++k)
+            sum[gr->of[i]][k] += cg[i].normal[k];
+    }
+    /* more groups than slots: the smallest (the last of equal ones) joins the group of the
+     * nearest normal, until they fit */
+    while (count > PF_ODE_MAX_PAIR_PATCHES) {
+        int s = 0;
+        for (int g = 1; g < count; ++g)
+            if (size[g] <= size[s]) s = g;
+        int t = -1;
+        double best = -INFINITY;
+        for (int g = 0; g < count; ++g) {
+            if (g == s) continue;
+            const double d =
+                pf_ode_dot(sum[g], sum[s]) / (sqrt(pf_ode_dot(sum[g], sum[g])) + 1e-300);
+            if (d > best) {
+                best = d;
+                t = g;
+            }
+        }
+        for (int i = 0; i < m; ++i)
+            if (gr->of[i] == s)
+                gr->of[i] = t;
+            else if (gr->of[i] > s)
+                gr->of[i]--;
+        size[t] += size[s];
+        for (int k = 0; k < 3; ++k)
+            sum[t][k] += sum[s][k];
+        for (int g = s; g + 1 < count; ++g) {
+            size[g] = size[g + 1];
+            memcpy(sum[g], sum[g + 1], sizeof sum[g]);
+        }
+        count--;
+    }
+    /* Groups are separate patches only across a concave corner of a trimesh (P50), the only
+     * geom ODE collides whose faces can meet concavely: see concave_groups. Two convex geoms
+     * touch in one place, and where their contacts still differ in normal (an edge on an edge,
+     * the triangles of a convex trimesh at its edges) the pair stays one patch, as before:
+     * split there, the tumbling trimesh cubes of the bin scene rattled (QuickStep at 1 ms: the
+     * largest one-step energy gain 11 J, above stock friction's 3.76 J; 1.33 J unsplit). */
+    if (count > 1 && !(mesh && concave_groups(cg, m, mesh, mesh_side, gr->of, count))) {
+        for (int i = 0; i < m; ++i)
+            gr->of[i] = 0;
+        memset(sum[0], 0, sizeof sum[0]);
+        for (int i = 0; i < m; ++i)
+            for (int k = 0; k < 3; ++k)
+                sum[0][k] += cg[i].normal[k];
+        count = 1;
+    }
+    gr->count = count;
+    for (int g = 0; g < count; ++g) {
+        memcpy(gr->n[g], sum[g], sizeof gr->n[g]);
+        normalize(gr->n[g]);
+    }
+}
+
+/* A sibling of group k (P51a): the other group whose normal has the largest part in k's plane,
+ * if that part exceeds sin 20 degrees and the sibling does not lift k's face (n_j . n_k <= 0, up
+ * to rounding: its normal force never unloads patch k). Sets p->step.has_sib and sib. */
+#define PF_ODE_SIB_SIN 0.34202014332566873
+static void sibling_of(const pfOdeGroups *gr, const int *slot_of, int k, pfOdePair *p)
+{
+    const double *nk = gr->n[k];
+    double best = PF_ODE_SIB_SIN;
+    p->step.has_sib = 0;
+    for (int j = 0; j < gr->count; ++j) {
+        if (j == k) continue;
+        const double c = pf_ode_dot(gr->n[j], nk);
+        if (c > 1e-6) continue;
+        double t[3];
+        for (int i = 0; i < 3; ++i)
+            t[i] = gr->n[j][i] - c * nk[i];
+        const double l = sqrt(pf_ode_dot(t, t));
+        if (l >= best) {
+            best = l;
+            for (int i = 0; i < 3; ++i)
+                p->step.sib[i] = t[i] / l;
+            p->step.has_sib = 1;
+            p->step.sib_slot = slot_of[j];
+            p->step.sib_perp = fabs(c) <= 1e-6;
+        }
+    }
+}
+
+/* The slot of each group (P51). The records of the pair's slots from the last step are matched
+ * to the groups, the closest normals first (cosine >= PF_ODE_MATCH_COS); a group left over takes
+ * the lowest slot without a record (reset: a slot whose record is left over is taken over, when
+ * none is free, and starts afresh). One group and one record: the record, as before. */
+static void assign_slots(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, dBodyID b2,
+                         const pfOdeGroups *gr, int *slot_of, int *reset)
+{
+    int rec[PF_ODE_MAX_PAIR_PATCHES], nrec = 0, taken[PF_ODE_MAX_PAIR_PATCHES];
+    double on[PF_ODE_MAX_PAIR_PATCHES][3];
+    for (int s = 0; s < PF_ODE_MAX_PAIR_PATCHES; ++s) {
+        taken[s] = 0;
+        rec[s] = pf_ode_pair_lookup(ctx, g1, g2, s);
+        if (rec[s] < 0) continue;
+        nrec++;
+        const double *sn = pf_ode_pair_at(ctx, rec[s])->slot_n;
+        if (b2) {
+            dVector3 w;
+            dBodyVectorToWorld(b2, sn[0], sn[1], sn[2], w);
+            pf_ode_to3(w, on[s]);
+        } else {
+            memcpy(on[s], sn, sizeof on[s]);
+        }
+    }
+    for (int k = 0; k < gr->count; ++k) {
+        slot_of[k] = -1;
+        reset[k] = 0;
+    }
+    if (gr->count == 1 && nrec == 1) {
+        for (int s = 0; s < PF_ODE_MAX_PAIR_PATCHES; ++s)
+            if (rec[s] >= 0) slot_of[0] = s;
+        return;
+    }
+    for (;;) {
+        int bk = -1, bs = -1;
+        double best = PF_ODE_MATCH_COS;
+        for (int k = 0; k < gr->count; ++k) {
+            if (slot_of[k] >= 0) continue;
+            for (int s = 0; s < PF_ODE_MAX_PAIR_PATCHES; ++s) {
+                if (rec[s] < 0 || taken[s]) continue;
+                const double d = pf_ode_dot(gr->n[k], on[s]);
+                if (d >= best) {
+                    best = d;
+                    bk = k;
+                    bs = s;
+                }
+            }
+        }
+        if (bk < 0) break;
+        slot_of[bk] = bs;
+        taken[bs] = 1;
+    }
+    for (int k = 0; k < gr->count; ++k) {
+        if (slot_of[k] >= 0) continue;
+        int s = 0;
+        while (s < PF_ODE_MAX_PAIR_PATCHES && (rec[s] >= 0 || taken[s]))
+            ++s;
+        if (s == PF_ODE_MAX_PAIR_PATCHES) {
+            /* every slot has a record: take over one that no group continues */
+            s = 0;
+            while (taken[s])
+                ++s;
+            reset[k] = 1;
+        }
+        slot_of[k] = s;
+        taken[s] = 1;
+    }
+}
+
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group)
 {
     if (!ctx || !g1 || !g2 || !group) return PF_ERR_NULL;
@@ -1040,11 +1300,12 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     /* A pair is collided once per step: a second call in either geom order (a sub-space
      * descended twice, the user's callback reaching the pair twice) is a no-op, so no contact
      * point or joint is doubled. The first call's order stays the pair's key (body 1 is the
-     * first geom's body, as documented). */
-    {
-        int known = pf_ode_pair_lookup(ctx, g1, g2);
+     * first geom's body, as documented). Any of the pair's patch slots collided this step
+     * marks the pair. */
+    for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
+        int known = pf_ode_pair_lookup(ctx, g1, g2, slot);
         if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
-        known = pf_ode_pair_lookup(ctx, g2, g1);
+        known = pf_ode_pair_lookup(ctx, g2, g1, slot);
         if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
     }
     dContactGeom cg[PF_ODE_MAX_CONTACTS];
@@ -1065,41 +1326,68 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     /* the bodies' generations: 0 for a body that cannot be tracked */
     const unsigned long gen1 = pf_ode_body_track(ctx, b1), gen2 = pf_ode_body_track(ctx, b2);
     if (!gen1 || (b2 && !gen2)) return PF_ERR_NO_MEMORY;
-    int idx = -1;
-    if (pf_ode_pair_acquire(ctx, g1, g2, &idx) != PF_OK) return PF_ERR_NO_MEMORY;
-    pfOdePair *p = pf_ode_pair_at(ctx, idx);
-    if (!p->fresh && (p->forgotten || p->gen1 != gen1 || p->gen2 != gen2 || p->step.b1 != b1 ||
-                      p->step.b2 != b2)) {
-        /* forgotten, or not the bodies of the pair's past (a geom moved to another body, or a
-         * geom destroyed and a new one made at its address): nothing of the past carries over */
-        memset(&p->persist, 0, sizeof p->persist);
-        p->fresh = 1;
-    }
-    p->forgotten = 0;
-    p->gen1 = gen1;
-    p->gen2 = gen2;
-    p->step.ncontacts = 0;
-    p->seen = ctx->frame;
-    p->step.b1 = b1;
-    p->step.b2 = b2;
-    p->step.group = group;
-    /* the pair's own material or the geoms' combined, and the surfaces' motion in world
-     * coordinates (pf_ode_surface.c; read here, as no geom is read after collide) */
-    pf_ode_resolve_material(ctx, g1, g2, &p->persist.mat);
-    pf_ode_surface_capture(p);
-    for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
-        p->step.contacts[p->step.ncontacts++] = cg[i];
+    /* the pair's own material or the geoms' combined (pf_ode_surface.c) */
+    pfOdePairMaterial mat;
+    pf_ode_resolve_material(ctx, g1, g2, &mat);
+    /* the patches: the contacts grouped by normal (one group in STOCK mode, whose contacts are
+     * ODE's own, and for a FIXED patch, which the user gave for the whole pair), each group
+     * given a slot of the pair by its normal */
+    pfOdeGroups gr;
+    const int split = mat.mode != PF_ODE_MODE_STOCK && !mat.fixed;
+    const int mesh_side = dGeomGetClass(g1) == dTriMeshClass   ? 1
+                          : dGeomGetClass(g2) == dTriMeshClass ? 2
+                                                               : 0;
+    pf_ode_group_contacts(cg, m, split && mesh_side ? (mesh_side == 1 ? g1 : g2) : 0, mesh_side,
+                          &gr);
+    int slot_of[PF_ODE_MAX_PAIR_PATCHES], reset[PF_ODE_MAX_PAIR_PATCHES];
+    assign_slots(ctx, g1, g2, b2, &gr, slot_of, reset);
+    ctx->counters.split_patches += gr.count - 1;
+    int total = 0;
+    for (int k = 0; k < gr.count; ++k) {
+        int idx = -1;
+        if (pf_ode_pair_acquire(ctx, g1, g2, slot_of[k], &idx) != PF_OK) return PF_ERR_NO_MEMORY;
+        pfOdePair *p = pf_ode_pair_at(ctx, idx);
+        sibling_of(&gr, slot_of, k, p);
+        if (reset[k] || (!p->fresh && (p->forgotten || p->gen1 != gen1 || p->gen2 != gen2 ||
+                                       p->step.b1 != b1 || p->step.b2 != b2))) {
+            /* forgotten, or not the bodies of the pair's past (a geom moved to another body, or
+             * a geom destroyed and a new one made at its address), or a slot taken over by a
+             * new group of normals: nothing of the past carries over */
+            memset(&p->persist, 0, sizeof p->persist);
+            p->fresh = 1;
+        }
+        p->forgotten = 0;
+        p->gen1 = gen1;
+        p->gen2 = gen2;
+        p->step.ncontacts = 0;
+        p->seen = ctx->frame;
+        p->step.b1 = b1;
+        p->step.b2 = b2;
+        p->step.group = group;
+        /* the group's normal in body 2's frame (world without body 2), for the next step's match */
+        if (b2)
+            pf_ode_to_body_vec(b2, gr.n[k], p->slot_n);
+        else
+            memcpy(p->slot_n, gr.n[k], sizeof p->slot_n);
+        /* the material, and the surfaces' motion in world coordinates (pf_ode_surface.c; read
+         * here, as no geom is read after collide) */
+        p->persist.mat = mat;
+        pf_ode_surface_capture(p);
+        for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
+            if (gr.of[i] == k) p->step.contacts[p->step.ncontacts++] = cg[i];
+        total += p->step.ncontacts;
 
-    /* Stock mode: ODE's own contact joints now. Patch modes: the patch is built now, while the
-     * geoms surely exist (a geom may be destroyed after the near callback: the adapter reads no
-     * geom after pf_ode_collide returns); the normal rows are created in pf_ode_before_step
-     * (their CFM depends on the step, pf_ode_rows.c; with the in-solver coupling they are part
-     * of the patch joint). */
-    if (p->persist.mat.mode == PF_ODE_MODE_STOCK)
-        pf_ode_create_normal_joints(ctx, p, 0);
-    else
-        pf_ode_build_patch(ctx, p);
-    return p->step.ncontacts;
+        /* Stock mode: ODE's own contact joints now. Patch modes: the patch is built now, while
+         * the geoms surely exist (a geom may be destroyed after the near callback: the adapter
+         * reads no geom after pf_ode_collide returns); the normal rows are created in
+         * pf_ode_before_step (their CFM depends on the step, pf_ode_rows.c; with the in-solver
+         * coupling they are part of the patch joint). */
+        if (p->persist.mat.mode == PF_ODE_MODE_STOCK)
+            pf_ode_create_normal_joints(ctx, p, 0);
+        else
+            pf_ode_build_patch(ctx, p);
+    }
+    return total;
 }
 
 static void near_cb(void *data, dGeomID g1, dGeomID g2);

@@ -161,7 +161,8 @@ dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeMobilit
         dJointSetAMotorAxis(j, r, 0, e[0], e[1], e[2]); /* rel 0: a world axis */
         dJointSetAMotorParam(j, dParamFMax + group, bound[k]);
         dJointSetAMotorParam(j, dParamVel + group, vel[k]);
-        dJointSetAMotorParam(j, dParamCFM + group, pf_ode_row_cfm(mob[k], p->step.dt));
+        const double yield = k == 0 && p->step.spin_yield ? PF_ODE_SIB_SPIN_YIELD : 1.0;
+        dJointSetAMotorParam(j, dParamCFM + group, yield * pf_ode_row_cfm(mob[k], p->step.dt));
         ++r;
     }
     return j;

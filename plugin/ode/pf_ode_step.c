@@ -39,6 +39,8 @@ typedef struct rowset {
     double m1, m2;                        /* targets (row velocities) */
     int spin_motor;                       /* stick: spin via angular motor */
     double spin_vel;
+    int yield1;     /* stick: row 1 faces a sibling patch and yields to it (P51a, stick_rows) */
+    int yield_spin; /* stick: the spin row yields to a sibling's normal rows (P51a) */
 } rowset;
 
 static void body_frame_point(dBodyID b, const double *local, double *world)
@@ -551,6 +553,7 @@ static void begin(pfOdePair *p, rowset *rs)
     memset(info, 0, sizeof *info);
     info->geom1 = p->g1;
     info->geom2 = p->g2;
+    info->slot = p->slot;
     info->contact_count = p->step.ncontacts;
     info->combined_mu_s = p->persist.mat.mu_s;
     info->combined_mu_k = p->persist.mat.mu_k;
@@ -743,6 +746,52 @@ static void point_rows(const pfOdePair *p, const stepinputs *in, rowset *rs)
     }
 }
 
+/* A stuck sibling's spare capacity along the line both planes contain (P51b). Two stuck patches
+ * of a pair facing each other (a floor and a wall) hold a push along that line t = n x n_q
+ * together, with any split within their capacities, but the solver's split is not theirs to
+ * choose: it left the floor saturated with the wall at 60 % (its rows' regularisation and
+ * anchors decide it), and each patch's own test, which takes the sibling's friction of the last
+ * step as a load, released the floor at 88-90 % of mu_s (m g + P). So this patch's test sees its
+ * loads less what the sibling could still add along t: its last margin (mu_s N_q - |F_q| for a
+ * translation), opposing the loads' part along t, at the sibling's centre. Held so, the rows of
+ * both (bounded by their capacities) let the solver put the rest on the sibling. Returns 1 with
+ * the loads in f1o / t1o (force, torque about body 1's mass centre), or 0. */
+static int sibling_assist(const pfOdeContext *ctx, const pfOdePair *p, const double *f1,
+                          const double *t1v, double *f1o, double *t1o)
+{
+    if (!p->step.has_sib || ctx->solver || !pf_ode_is_dynamic(p->step.b1)) return 0;
+    const int qi = pf_ode_pair_lookup(ctx, p->g1, p->g2, p->step.sib_slot);
+    const pfOdePair *q = qi >= 0 ? pf_ode_pair_at(ctx, qi) : NULL;
+    /* the sibling's margin of the last step, not this step's if it was tested first (which
+     * already counted on this patch's spare): then each of the two holds iff the push along t is
+     * within both capacities together */
+    const double spare =
+        q ? (q->persist.margin_frame == ctx->frame ? q->persist.margin_prev : q->persist.margin)
+          : 0.0;
+    if (!q || q == p || q->seen != p->seen || q->fresh || q->persist.state != PF_ODE_STATE_STICK ||
+        !(spare > 0.0))
+        return 0;
+    double t[3];
+    pf_ode_cross(p->step.n, q->step.n, t);
+    const double l = sqrt(pf_ode_dot(t, t));
+    if (!(l > 0.0)) return 0;
+    for (int k = 0; k < 3; ++k)
+        t[k] /= l;
+    const double ft = pf_ode_dot(f1, t), a = fmin(spare, fabs(ft));
+    const dReal *G = dBodyGetPosition(p->step.b1);
+    double d[3], r[3], m[3];
+    for (int k = 0; k < 3; ++k) {
+        d[k] = -copysign(a, ft) * t[k];
+        r[k] = q->step.c[k] - G[k];
+    }
+    pf_ode_cross(r, d, m);
+    for (int k = 0; k < 3; ++k) {
+        f1o[k] = f1[k] + d[k];
+        t1o[k] = t1v[k] + m[k];
+    }
+    return pf_ode_finite3(f1o) && pf_ode_finite3(t1o);
+}
+
 /* Stick test (P10-P13 for a free body, generalised holding-wrench form otherwise): the CA
  * criterion, or with criterion = LIMIT the exact limit-set test (pf_core_limit.c) on the same
  * loads, which also gives the incipient twist a breakaway starts along. Records the test for the
@@ -763,6 +812,11 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
     dec->next = PF_ODE_STATE_SLIP;
     dec->xi = tw;
     dec->xi_from_test = 0;
+    double f1s[3], t1s[3];
+    if (sibling_assist(ctx, p, f1, t1v, f1s, t1s)) {
+        f1 = f1s;
+        t1v = t1s;
+    }
     /* Stick decisions (docs/architecture.md, "Stick and slip in multi-body scenes"):
      *  - at rest (below the velocity tolerance): the loads test, as in the papers;
      *  - a stuck patch stays stuck while it moves no faster than static friction could stop
@@ -831,6 +885,9 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
         p->step.st_demand = res.demand;
         p->step.st_incipient = res.incipient;
         info->stick_margin = res.margin;
+        if (p->persist.margin_frame != ctx->frame) p->persist.margin_prev = p->persist.margin;
+        p->persist.margin = res.margin;
+        p->persist.margin_frame = ctx->frame;
         if (!res.pure_translation) {
             info->has_ca = 1;
             info->ca[0] = res.ca_x;
@@ -901,6 +958,29 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     rs->b1 = rs->b2 = mu_s * N;
     rs->m1 = clampd(-g * dxp, tol) + pf_ode_dot(p->step.surf_s, x);
     rs->m2 = clampd(-g * dyp, tol) + pf_ode_dot(p->step.surf_s, y);
+    if (p->step.has_sib) {
+        /* A sibling patch of the pair (the wall beside this floor) pushes body 1 along sib, in
+         * this patch's plane. Whatever this patch's friction would carry along +sib the
+         * sibling's normal force can carry instead, and that only raises the sibling's capacity
+         * and lowers this one's (P51a): so a held pair never needs this patch to push along
+         * +sib. Left to the solver, the stuck rows took the load (the anchor pulled the box off
+         * the wall, whose normal force fell to 0, and the floor alone held the push, to
+         * sqrt((mu m g)^2 - P^2) in place of mu (m g + P)). Row 1 therefore lies along sib,
+         * yields (a larger relative CFM, PF_ODE_SIB_YIELD) so that the sibling's stiff normal
+         * rows take a push along it, and its anchor pulls body 1 back only towards the sibling,
+         * never off it. */
+        const double *sb = p->step.sib;
+        memcpy(rs->t1, sb, sizeof rs->t1);
+        pf_ode_cross(n, sb, rs->t2);
+        const double ds = pf_ode_dot(d, sb), dt2 = pf_ode_dot(d, rs->t2);
+        rs->m1 = (ds > 0.0 ? clampd(-g * ds, tol) : 0.0) + pf_ode_dot(p->step.surf_s, sb);
+        rs->m2 = clampd(-g * dt2, tol) + pf_ode_dot(p->step.surf_s, rs->t2);
+        rs->yield1 = 1;
+        /* the spin about n, when n lies in the sibling's plane, is a moment the sibling's normal
+         * pressure can carry too (the wall's, as the box's pitch under a push at its mass
+         * centre): it yields likewise, so that it does not take the sibling's part */
+        rs->yield_spin = p->step.sib_perp;
+    }
     double dspin = 0.0;
     pfTwist unit_spin = {0.0, 0.0, 1.0};
     if (pf_patch_dissipation(&p->step.def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK) dspin = 0.0;
@@ -1075,6 +1155,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     pf_ode_mobility(p->step.b2, &mb2);
     cj.surface.slip1 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t1), p->step.dt);
+    if (rs->yield1) cj.surface.slip1 *= PF_ODE_SIB_YIELD;
     cj.surface.slip2 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t2), p->step.dt);
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
@@ -1107,6 +1188,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
                                {rs->t2[0], rs->t2[1], rs->t2[2]}};
     const double bound[3] = {rs->bspin, rs->broll1, rs->broll2};
     const double vel[3] = {rs->spin_motor ? rs->spin_vel : 0.0, 0.0, 0.0};
+    p->step.spin_yield = rs->yield_spin;
     dJointID j = pf_ode_angular_rows(ctx, p, &mb1, &mb2, axis, bound, vel, 3);
     if (j) {
         memset(&p->step.fb_spin, 0, sizeof p->step.fb_spin);

@@ -14,6 +14,8 @@
 #define SLOPE_DEG 29.0     /* tan(29 deg) = 0.554: a box with mu_s = 0.5 and more holds */
 #define HOLD_TOL 1e-6      /* planar drift of a held box [m] */
 #define FORCE_REL_TOL 1e-3 /* measured N of a resting box vs m g */
+#define CORNER_NORMAL_TOL                                                                          \
+    1e-6 /* 1 - cos of a corner patch's normal against its face's (1.4e-3 rad) */
 
 static void ensure_ode(void)
 {
@@ -398,7 +400,7 @@ START_TEST(test_dropped_patch_keeps_its_state)
         dBodyAddForce(s.body, 0.5, 0, 0); /* held: below mu_s m g */
         pf_ode_test_step(&s);
     }
-    int idx = pf_ode_pair_lookup(s.pf, s.geom, s.plane);
+    int idx = pf_ode_pair_lookup(s.pf, s.geom, s.plane, 0);
     ck_assert_int_ge(idx, 0);
     const pfOdePair *p = pf_ode_pair_at(s.pf, idx);
     ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
@@ -453,6 +455,154 @@ START_TEST(test_body_table_follows_live_bodies)
 }
 END_TEST
 
+/* ---- several patches per pair ------------------------------------------------------------------
+ * A box in the corner of one concave trimesh (floor z = 0 and wall x = 0 in one geom): its pair
+ * has two patches, which every per-pair path must treat as a pair's. */
+
+typedef struct cornerscene {
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID group;
+    pfOdeContext *pf;
+    dTriMeshDataID data;
+    dGeomID mesh, box;
+    dBodyID body;
+} cornerscene;
+
+static const double corner_v[6][3] = {{0, -1, 0}, {0.5, -1, 0}, {0.5, 1, 0},
+                                      {0, 1, 0},  {0, -1, 0.3}, {0, 1, 0.3}};
+static const dTriIndex corner_i[12] = {0, 1, 2, 0, 2, 3, 0, 5, 4, 0, 3, 5};
+
+static void corner_make(cornerscene *s, pfOdeMode mode)
+{
+    ensure_ode();
+    s->world = dWorldCreate();
+    dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
+    s->space = dHashSpaceCreate(0);
+    s->group = dJointGroupCreate(0);
+    ck_assert_int_eq(pf_ode_create(s->world, NULL, &s->pf, NULL), PF_OK);
+    pfOdeMaterial m = pf_ode_default_material();
+    m.mode = mode;
+    ck_assert_int_eq(pf_ode_set_default_material(s->pf, &m, NULL), PF_OK);
+    s->data = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildDouble(s->data, corner_v, 3 * sizeof(double), 6, corner_i, 12,
+                                3 * sizeof(dTriIndex));
+    s->mesh = dCreateTriMesh(s->space, s->data, NULL, NULL, NULL);
+    /* touching the wall, 0.5 mm above the floor: pressed into the wall while it lands */
+    s->body = add_box(s->world, s->space, 0.1, 0.1, 0.1, 1.0, 0.05, 0, 0.05 + 5e-4, &s->box);
+}
+
+static void corner_free(cornerscene *s)
+{
+    pf_ode_destroy(s->pf);
+    dJointGroupDestroy(s->group);
+    dGeomDestroy(s->mesh);
+    dGeomTriMeshDataDestroy(s->data);
+    dSpaceDestroy(s->space);
+    dWorldDestroy(s->world);
+}
+
+static void corner_step(cornerscene *s, int collide_twice)
+{
+    dBodyAddForce(s->body, -2.5, 0, 0);
+    ck_assert_int_gt(pf_ode_collide(s->pf, s->box, s->mesh, s->group), 0);
+    if (collide_twice) {
+        ck_assert_int_eq(pf_ode_collide(s->pf, s->box, s->mesh, s->group), 0);
+        ck_assert_int_eq(pf_ode_collide(s->pf, s->mesh, s->box, s->group), 0);
+    }
+    ck_assert_int_eq(pf_ode_before_step(s->pf, 1e-3), PF_OK);
+    dWorldStep(s->world, 1e-3);
+    ck_assert_int_eq(pf_ode_after_step(s->pf), PF_OK);
+    dJointGroupEmpty(s->group);
+}
+
+START_TEST(test_corner_pair_has_two_patches)
+{
+    cornerscene s;
+    corner_make(&s, PF_ODE_MODE_EXACT);
+    int slot_floor = -1, slot_wall = -1;
+    /* landed and settled first */
+    for (int i = 0; i < 200; ++i)
+        corner_step(&s, 0);
+    pf_ode_reset_counters(s.pf);
+    for (int i = 0; i < 50; ++i) {
+        corner_step(&s, i % 2);
+        pfOdePatchInfo pi[PF_ODE_MAX_PAIR_PATCHES];
+        pfError err;
+        const int n =
+            pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, PF_ODE_MAX_PAIR_PATCHES, &err);
+        ck_assert_int_eq(n, 2);
+        ck_assert_int_eq(pf_ode_patch_count(s.pf), 2);
+        const int f = pi[0].normal[2] > pi[1].normal[2] ? 0 : 1, wl = 1 - f;
+        ck_assert_double_eq_tol(pi[f].normal[2], 1.0, CORNER_NORMAL_TOL);
+        ck_assert_double_eq_tol(pi[wl].normal[0], 1.0, CORNER_NORMAL_TOL);
+        ck_assert_ptr_eq(pi[f].geom1, s.box);
+        ck_assert_int_lt(pi[0].slot, pi[1].slot);
+        /* the slots persist from step to step (P51) */
+        if (slot_floor >= 0) {
+            ck_assert_int_eq(pi[f].slot, slot_floor);
+            ck_assert_int_eq(pi[wl].slot, slot_wall);
+        }
+        slot_floor = pi[f].slot;
+        slot_wall = pi[wl].slot;
+        /* find_patch: the lowest slot */
+        pfOdePatchInfo one;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.box, s.mesh, &one), PF_OK);
+        ck_assert_int_eq(one.slot, pi[0].slot);
+        /* a shorter array gets the count and the first patches */
+        ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.box, s.mesh, pi, 1, NULL), 2);
+    }
+    /* the floor and the wall carry the weight and the press */
+    pfOdePatchInfo pi[PF_ODE_MAX_PAIR_PATCHES];
+    pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, PF_ODE_MAX_PAIR_PATCHES, NULL);
+    const int f = pi[0].normal[2] > pi[1].normal[2] ? 0 : 1;
+    ck_assert_double_eq_tol(pi[f].normal_force_measured, PF_ODE_TEST_G, FORCE_REL_TOL * 10.0);
+    ck_assert_double_eq_tol(pi[1 - f].normal_force_measured, 2.5, FORCE_REL_TOL * 10.0);
+    pfOdeCounters c = pf_ode_get_counters(s.pf);
+    ck_assert_int_eq(c.split_patches, 50);
+    ck_assert_int_eq(c.patches, 100);
+    /* forget releases every slot */
+    pf_ode_forget_geom(s.pf, s.mesh);
+    ck_assert_int_eq(pf_ode_patch_count(s.pf), 0);
+    ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 4, NULL), 0);
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.mesh, s.box, pi), PF_ERR_RANGE);
+    corner_free(&s);
+}
+END_TEST
+
+START_TEST(test_corner_stock_is_one_patch)
+{
+    cornerscene s;
+    corner_make(&s, PF_ODE_MODE_STOCK);
+    for (int i = 0; i < 5; ++i)
+        corner_step(&s, 0);
+    pfOdePatchInfo pi[PF_ODE_MAX_PAIR_PATCHES];
+    ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 4, NULL), 1);
+    ck_assert_int_eq(pi[0].slot, 0);
+    corner_free(&s);
+}
+END_TEST
+
+START_TEST(test_find_pair_patches_errors_name_the_value)
+{
+    cornerscene s;
+    corner_make(&s, PF_ODE_MODE_EXACT);
+    pfOdePatchInfo pi[PF_ODE_MAX_PAIR_PATCHES];
+    pfError err;
+    ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 0, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "max");
+    ck_assert_ptr_nonnull(strstr(err.message, "max = 0"));
+    ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 5, &err), PF_ERR_RANGE);
+    ck_assert_ptr_nonnull(strstr(err.message, "max = 5"));
+    ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, NULL, 1, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.field, "out");
+    ck_assert_int_eq(pf_ode_find_pair_patches(NULL, s.mesh, s.box, pi, 1, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.field, "ctx");
+    ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 1, &err), 0);
+    corner_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ode_lifecycle");
@@ -471,6 +621,9 @@ static Suite *suite(void)
     tcase_add_test(tc, test_forget_between_collide_and_step);
     tcase_add_test(tc, test_dropped_patch_keeps_its_state);
     tcase_add_test(tc, test_body_table_follows_live_bodies);
+    tcase_add_test(tc, test_corner_pair_has_two_patches);
+    tcase_add_test(tc, test_corner_stock_is_one_patch);
+    tcase_add_test(tc, test_find_pair_patches_errors_name_the_value);
     suite_add_tcase(s, tc);
     return s;
 }

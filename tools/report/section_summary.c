@@ -28,10 +28,17 @@ static int is_law_scene(const char *s)
  * friction and with their closed forms in their own section, not in the literature table. The
  * conveyor (surface motion) has none either: its closed forms are held by test_scene_conveyor;
  * skid-steer has its own section (section_skid.c). */
+/* The corner (several patches per pair) has none either: test_scene_corner holds its closed
+ * form (docs/physics.md P52). */
+static int is_patches_scene(const char *s)
+{
+    return !strcmp(s, "corner");
+}
+
 static int is_multibody_scene(const char *s)
 {
     return !strcmp(s, "stack") || !strcmp(s, "bin") || !strcmp(s, "pinch") ||
-           !strcmp(s, "conveyor") || !strcmp(s, "skid-steer");
+           !strcmp(s, "conveyor") || !strcmp(s, "skid-steer") || is_patches_scene(s);
 }
 
 static void plan(pfrReport *r)
