@@ -480,7 +480,10 @@ static void corner_make(cornerscene *s, pfOdeMode mode)
     dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
     s->space = dHashSpaceCreate(0);
     s->group = dJointGroupCreate(0);
-    ck_assert_int_eq(pf_ode_create(s->world, NULL, &s->pf, NULL), PF_OK);
+    /* the adapter's coupling: the sibling rules (P51a, P51b) are the adapter's rows */
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = PF_ODE_COUPLING_ADAPTER;
+    ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
     pfOdeMaterial m = pf_ode_default_material();
     m.mode = mode;
     ck_assert_int_eq(pf_ode_set_default_material(s->pf, &m, NULL), PF_OK);

@@ -456,5 +456,9 @@ static Suite *suite(void)
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
+    /* the adapter's rows: with the in-solver coupling the strip's width follows the solver's N
+     * (the spin capacity then differs from the closed form at the last step's N by ~1e-9) and the
+     * FIXED patch's hold is not yet checked there (tests/CMakeLists.txt) */
+    pf_ode_test_coupling = PF_ODE_COUPLING_ADAPTER;
     return pf_test_run_suite(suite());
 }
