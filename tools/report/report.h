@@ -288,7 +288,9 @@ extern const pfrSection pfr_section_pendulum; ///< Dahl wire pendulum
 extern const pfrSection pfr_section_limits;   ///< limit surfaces (pf-limit-surfaces)
 extern const pfrSection pfr_section_stacks;   ///< stacks and piles: stock vs patch
 /* skid-steer */
-extern const pfrSection pfr_section_skid;   ///< skid steering: stock vs patch vs closed form
+extern const pfrSection pfr_section_skid; ///< skid steering: stock vs patch vs closed form
+/* corner */
+extern const pfrSection pfr_section_corner; ///< several patches per pair: the corner scene
 extern const pfrSection pfr_section_sweeps; ///< parameter sweeps (pf-sweep)
 extern const pfrSection pfr_section_files;  ///< what the report directory holds
 
