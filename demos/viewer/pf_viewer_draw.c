@@ -324,7 +324,28 @@ void pfv_draw_geom(dGeomID g, const float rgb[3])
         sphere_band(r, -0.5 * l, -0.5 * M_PI, 0.0, 8, 32);
         break;
     }
-    default: { /* anything else (trimesh, heightfield, ...) as its bounding box */
+    case dTriMeshClass: { /* its triangles (dGeomTriMeshGetTriangle gives them in world), front
+                           * faces only: a wall seen from behind does not hide what stands at it */
+        const int nt = dGeomTriMeshGetTriangleCount(g);
+        glEnable(GL_CULL_FACE);
+        glCullFace(GL_BACK);
+        glBegin(GL_TRIANGLES);
+        for (int t = 0; t < nt; ++t) {
+            dVector3 v[3];
+            dGeomTriMeshGetTriangle(g, t, &v[0], &v[1], &v[2]);
+            double e1[3] = {v[1][0] - v[0][0], v[1][1] - v[0][1], v[1][2] - v[0][2]};
+            double e2[3] = {v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2]}, nrm[3];
+            cross3(e1, e2, nrm);
+            normalize3(nrm);
+            glNormal3dv(nrm);
+            for (int k = 0; k < 3; ++k)
+                glVertex3d(v[k][0], v[k][1], v[k][2]);
+        }
+        glEnd();
+        glDisable(GL_CULL_FACE);
+        break;
+    }
+    default: { /* anything else (heightfield, ...) as its bounding box */
         dReal aabb[6];
         dGeomGetAABB(g, aabb);
         glTranslated(0.5 * (aabb[0] + aabb[1]), 0.5 * (aabb[2] + aabb[3]),
