@@ -881,7 +881,7 @@ int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
         cg[i].depth -= PF_ODE_CARRY_SINK * sqrt(size2);
     memcpy(p->step.contacts, cg, sizeof(dContactGeom) * (size_t)s->support_nv);
     p->step.ncontacts = s->support_nv;
-    p->step.noff = 0; /* (a carried support has no off-plane contacts) */
+    p->step.noff = 0;    /* (a carried support has no off-plane contacts) */
     p->step.has_sib = 0; /* (its siblings were not collided with it) */
     memcpy(p->step.c, c1, sizeof c1);
     memcpy(p->step.n, n2, sizeof n2);
@@ -1204,7 +1204,8 @@ void pf_ode_group_contacts(const dContactGeom *cg, int m, int by_normal, dGeomID
             depth[link_of[i]] += cg[i].depth;
         int d = 0;
         for (int g = 1; g < link_count; ++g)
-            if (link_size[g] > link_size[d] || (link_size[g] == link_size[d] && depth[g] > depth[d]))
+            if (link_size[g] > link_size[d] ||
+                (link_size[g] == link_size[d] && depth[g] > depth[d]))
                 d = g;
         memset(sum[0], 0, sizeof sum[0]);
         for (int i = 0; i < m; ++i) {
