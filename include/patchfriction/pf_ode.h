@@ -458,8 +458,11 @@ typedef struct pfOdeCounters {
     long long line_patches;            ///< patch-steps of a line contact's strip (P46-P49)
     long long axis_fallbacks;          ///< FIXED patch-steps whose patch_axis lay along the
                                        ///< contact normal (dPlaneSpace's x used)
-    long long split_patches; ///< patch-steps beyond the first of their pair: a pair's contacts
-                             ///< grouped by normal into several patches (pf_ode_collide)
+    long long split_patches;     ///< patch-steps beyond the first of their pair: a pair's contacts
+                                 ///< grouped by normal into several patches (pf_ode_collide)
+    long long offplane_contacts; ///< contact-steps left out of their pair's one patch: normal
+                                 ///< more than 20 degrees (P50) from the patch's plane; each
+                                 ///< keeps ODE's point friction in its own tangent plane
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).

@@ -90,6 +90,12 @@ typedef struct pfOdePairStep {
     int ncontacts;
     dContactGeom contacts[PF_ODE_MAX_CONTACTS];
     dJointFeedback fb[PF_ODE_MAX_CONTACTS];
+    /* the pair's off-plane contacts (pf_ode_group_contacts): not part of the patch, each an ODE
+     * contact joint with point friction in its own tangent plane (pf_ode_create_offplane_joints)
+     * whose feedback is a load on the patch, like another pair's contacts */
+    int noff;                                   ///< off-plane contacts (0 .. PF_ODE_MAX_CONTACTS)
+    dContactGeom off[PF_ODE_MAX_CONTACTS];      ///< their contact geometry
+    dJointFeedback fb_off[PF_ODE_MAX_CONTACTS]; ///< their joints' feedback
     dJointFeedback fb_fric, fb_spin;
     int has_fric, has_spin;
     pfOdeGeomKind kind;
@@ -295,18 +301,25 @@ void pf_ode_surface_contact(pfOdeContext *ctx, const pfOdePair *p, int npoints, 
 /// A pair's contacts grouped by normal (pf_ode_group_contacts).
 typedef struct pfOdeGroups {
     int count;                            ///< groups, 1 .. PF_ODE_MAX_PAIR_PATCHES
-    int of[PF_ODE_MAX_CONTACTS];          ///< the group of each contact
+    int of[PF_ODE_MAX_CONTACTS];          ///< the group of each contact; -1: off-plane (a pair
+                                          ///< of one patch: not within P50's angle of it)
+    int noff;                             ///< off-plane contacts
     double n[PF_ODE_MAX_PAIR_PATCHES][3]; ///< each group's normal: its contacts' sum, unit (P50)
 } pfOdeGroups;
-/// Group m >= 1 contacts by normal (P50) where they lie on concave faces of the trimesh mesh
-/// (its triangle index in each contact's side1 / side2: mesh_side 1 / 2); mesh 0: one group.
-void pf_ode_group_contacts(const dContactGeom *cg, int m, dGeomID mesh, int mesh_side,
-                           pfOdeGroups *gr);
+/// Group m >= 1 contacts by normal (P50) if by_normal: separate groups where they lie on
+/// concave faces of the trimesh mesh (its triangle index in each contact's side1 / side2:
+/// mesh_side 1 / 2; mesh 0: never), else one group, the dominant one (most contacts, then the
+/// largest summed depth), whose normal is more than P50's angle from the others: those are
+/// off-plane (of -1). by_normal 0: one group of all the contacts.
+void pf_ode_group_contacts(const dContactGeom *cg, int m, int by_normal, dGeomID mesh,
+                           int mesh_side, pfOdeGroups *gr);
 void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 /// A stuck face patch that was not collided this step keeps the last step's support (1), or not.
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
+/// One ODE contact joint with point friction (dContactApprox1) per off-plane contact of p.
+void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p);
 
 /* A stuck row facing a sibling patch (pf_ode_step.c, stick_rows) is this much softer than the
  * sibling's normal rows, so that they take at least 1 - 1/PF_ODE_SIB_YIELD of a load both can

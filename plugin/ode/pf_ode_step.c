@@ -1268,6 +1268,8 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
             if (ok && p->persist.state != PF_ODE_STATE_POINT) create_rows(ctx, p, &rs);
         }
+        /* contacts off the patch's plane: ODE's point friction, next to the patch */
+        pf_ode_create_offplane_joints(ctx, p);
     }
     /* then the explicit (driving) friction components, after every evaluation so that no
      * patch's stick test or stored pre-step loads see them as user loads */
