@@ -753,7 +753,7 @@ static void clip_interval(const double *P, const double *a, const double *c, con
  * both of its ends are within PF_ODE_FACE_LINE_GAP L of the face and it spans at least
  * PF_ODE_LINE_MIN_SPAN of the smaller geom. Each end no contact of ODE's covers (within
  * PF_ODE_VERTEX_COVER of L / 2 in the contact plane) and that is apart from the face gets a
- * speculative normal row, its depth minus the gap (pf_ode_normal_contacts lets it approach by
+ * speculative normal row, depth = -gap (pf_ode_normal_contacts lets it approach by
  * the gap within the step), so the strip's normal rows hold both ends; an uncovered end that
  * sinks in gets one only with all (face_contacts says why). R' is the round geom's radius. */
 static int try_round_on_face(pfOdePair *p, const double *c0, int all)
