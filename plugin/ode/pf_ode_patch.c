@@ -690,6 +690,162 @@ static int try_round_pair(pfOdePair *p, const double *c0)
     return 1;
 }
 
+/* A cylinder or capsule lying on a flat face is a line contact when both ends of its generatrix
+ * nearest the face are within this fraction of the line's length L of the face: PF_ODE_LINE_GAP,
+ * the rule of two round geoms side by side, an axis tilted off the face by at most 1e-3 rad
+ * (0.057 degrees). The tilts it must cover are the solver's: the skid-steer wheels (driven on
+ * hinges, scrubbed sideways) tilt their axes by 2e-5 L, and their far ends, whose rims ODE did
+ * not report, stood at most 2.2e-6 L (dWorldStep) and 6.0e-4 L (QuickStep, while an axle swung on
+ * its hinge's error correction) above the ground; with this rule, 2.0e-6 L and 5.3e-6 L. A tilt
+ * of 1e-3 rad is 45 times below the one at which line_radius stops taking the side as along the
+ * segment (PF_ODE_LINE_AXIS_COS): a cylinder tipped onto its rim, or standing on an end, keeps
+ * ODE's point (or try_cylinder's disk). */
+#define PF_ODE_FACE_LINE_GAP PF_ODE_LINE_GAP
+
+/* The face a round geom lies on: a plane, or the box face flat on the contact plane (its centre,
+ * outward normal and in-plane half extents; a plane's are infinite). side: +1 when the face's
+ * geom is body 1. 0 if the geom has no such face. */
+static int flat_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
+{
+    if (!g) return 0;
+    if (dGeomGetClass(g) == dPlaneClass) {
+        dVector4 pl;
+        dGeomPlaneGetParams(g, pl);
+        for (int k = 0; k < 3; ++k) {
+            f->nf[k] = pl[k];
+            f->c[k] = pl[3] * pl[k];
+        }
+        f->hu = f->hv = INFINITY;
+        dVector3 nn = {pl[0], pl[1], pl[2], 0}, a, b;
+        dPlaneSpace(nn, a, b);
+        for (int k = 0; k < 3; ++k) {
+            f->u[k] = a[k];
+            f->v[k] = b[k];
+        }
+        return fabs(pf_ode_dot(f->nf, p->step.n)) >= PF_ODE_FACE_COS;
+    }
+    return flat_box_face(p, g, side, f);
+}
+
+/* Clip the parameter interval [*t0, *t1] of the line P + t a to q . (x - c) <= h (q unit). */
+static void clip_interval(const double *P, const double *a, const double *c, const double *q,
+                          double h, double *t0, double *t1)
+{
+    if (!isfinite(h)) return;
+    const double d[3] = {P[0] - c[0], P[1] - c[1], P[2] - c[2]};
+    const double s0 = pf_ode_dot(d, q), s1 = pf_ode_dot(a, q); /* q.(x - c) = s0 + s1 t */
+    if (fabs(s1) < 1e-12) {
+        if (s0 > h) *t1 = *t0 - 1.0; /* empty */
+        return;
+    }
+    const double t = (h - s0) / s1;
+    if (s1 > 0)
+        *t1 = fmin(*t1, t);
+    else
+        *t0 = fmax(*t0, t);
+}
+
+/* A cylinder or capsule lying on a flat face (a plane, or a box face flat on the contact plane):
+ * the line is taken from the geometry, like try_round_pair's. ODE's cylinder-plane collider
+ * reports a rim point only where it touches or sinks in (depth >= 0), so an axis tilted by a
+ * micro-radian off the face gives one point and no line. The line is the round geom's generatrix
+ * nearest the face, on its straight part, clipped to a box face's rectangle; it is taken when
+ * both of its ends are within PF_ODE_FACE_LINE_GAP L of the face and it spans at least
+ * PF_ODE_LINE_MIN_SPAN of the smaller geom. Each end no contact of ODE's covers (within
+ * PF_ODE_VERTEX_COVER of L / 2 in the contact plane) and that is apart from the face gets a
+ * speculative normal row, depth = -gap (pf_ode_normal_contacts lets it approach by
+ * the gap within the step), so the strip's normal rows hold both ends; an uncovered end that
+ * sinks in gets one only with all (face_contacts says why). R' is the round geom's radius. */
+static int try_round_on_face(pfOdePair *p, const double *c0, int all)
+{
+    double a[3], pc[3], h, r;
+    double side = 1.0; /* +1: the round geom is body 1 */
+    dGeomID face_geom = p->g2;
+    if (!round_geom(p->g1, a, pc, &h, &r)) {
+        if (!round_geom(p->g2, a, pc, &h, &r)) return 0;
+        side = -1.0;
+        face_geom = p->g1;
+    }
+    boxface f;
+    if (!flat_face(p, face_geom, -side, &f)) return 0;
+    /* nf: the face's outward normal, towards the round geom */
+    const double *nf = f.nf, *nn = p->step.n;
+    const double an = pf_ode_dot(a, nf);
+    if (!(fabs(an) <= PF_ODE_FACE_LINE_GAP) || p->step.ncontacts < 1) return 0;
+    /* the generatrix nearest the face: pc + t a - r e, e the unit part of nf across the axis */
+    double e[3], P[3];
+    for (int k = 0; k < 3; ++k)
+        e[k] = nf[k] - an * a[k];
+    normalize(e);
+    for (int k = 0; k < 3; ++k)
+        P[k] = pc[k] - r * e[k];
+    double t0 = -h, t1 = h;
+    double mu[3] = {-f.u[0], -f.u[1], -f.u[2]}, mv[3] = {-f.v[0], -f.v[1], -f.v[2]};
+    clip_interval(P, a, f.c, f.u, f.hu, &t0, &t1);
+    clip_interval(P, a, f.c, mu, f.hu, &t0, &t1);
+    clip_interval(P, a, f.c, f.v, f.hv, &t0, &t1);
+    clip_interval(P, a, f.c, mv, f.hv, &t0, &t1);
+    /* the span in the contact plane */
+    double u[3];
+    const double ann = pf_ode_dot(a, nn);
+    for (int k = 0; k < 3; ++k)
+        u[k] = a[k] - ann * nn[k];
+    const double L = (t1 - t0) * sqrt(pf_ode_dot(u, u));
+    if (!(L > 1e-9) || !isfinite(L) || L < PF_ODE_LINE_MIN_SPAN * smaller_extent(p)) return 0;
+    normalize(u);
+    double E[2][3], gap[2];
+    for (int i = 0; i < 2; ++i) {
+        const double t = i ? t1 : t0;
+        for (int k = 0; k < 3; ++k)
+            E[i][k] = P[k] + t * a[k];
+        const double d[3] = {E[i][0] - f.c[0], E[i][1] - f.c[1], E[i][2] - f.c[2]};
+        gap[i] = pf_ode_dot(d, nf); /* negative: sunk in */
+        if (!(gap[i] <= PF_ODE_FACE_LINE_GAP * L)) return 0;
+    }
+    /* the strip, centred on the segment's midpoint in the contact plane */
+    double mid[3], c[3], v[3];
+    for (int k = 0; k < 3; ++k)
+        mid[k] = 0.5 * (E[0][k] + E[1][k]);
+    project_to_plane(mid, c0, nn, c);
+    pf_ode_cross(nn, u, v);
+    memcpy(p->step.c, c, sizeof c);
+    memcpy(p->step.x, u, sizeof u);
+    memcpy(p->step.y, v, sizeof v);
+    p->step.hertz_rstar = r;
+    p->step.def = pf_default_patch_def();
+    p->step.def.shape = PF_PATCH_RECT;
+    p->step.def.length = L;
+    p->step.def.width = 2.0 * PF_LINE_HALF_WIDTH_MIN * L; /* set from N later */
+    p->step.kind = PF_ODE_KIND_LINE;
+    /* a speculative row at each end none of ODE's points covers */
+    const double cover = PF_ODE_VERTEX_COVER * 0.5 * L;
+    const int n_ode = p->step.ncontacts;
+    const dContactGeom proto = p->step.contacts[0];
+    for (int i = 0; i < 2 && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i) {
+        int covered = 0;
+        for (int j = 0; j < n_ode && !covered; ++j) {
+            double d[3] = {p->step.contacts[j].pos[0] - E[i][0],
+                           p->step.contacts[j].pos[1] - E[i][1],
+                           p->step.contacts[j].pos[2] - E[i][2]};
+            const double t = pf_ode_dot(d, nn);
+            covered = pf_ode_dot(d, d) - t * t <= cover * cover;
+        }
+        if (covered || (!all && !(gap[i] > 0.0))) continue;
+        /* on body 1's surface: the round geom's end, or the face below (above) it along n;
+         * the depth is the distance along n from body 1's surface to body 2's, negative
+         * where apart (face_contacts) */
+        const double tf = plane_along(E[i], nn, f.c, nf); /* E + tf n lies on the face */
+        dContactGeom g = proto;
+        for (int k = 0; k < 3; ++k) {
+            g.pos[k] = side > 0 ? E[i][k] : E[i][k] + tf * nn[k];
+            g.normal[k] = nn[k];
+        }
+        g.depth = side > 0 ? tf : -tf;
+        p->step.contacts[p->step.ncontacts++] = g;
+    }
+    return 1;
+}
+
 /* A FIXED patch's frame: x the material's patch_axis (in the frame of the body of the geom whose
  * material gave the patch; the world's without a body) projected into the contact plane, or
  * dPlaneSpace's without one; y = n x x. An axis within PF_ODE_AXIS_MIN_SIN of the normal has no
@@ -752,6 +908,7 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     if (try_box(p, p->g1, p->g2, 1.0, c0, all) || try_box(p, p->g2, p->g1, -1.0, c0, all)) return;
     if (try_cylinder(p, p->g1, 1.0, c0) || try_cylinder(p, p->g2, -1.0, c0)) return;
     if (try_round_pair(p, c0)) return;
+    if (try_round_on_face(p, c0, all)) return;
     double r1 = curvature_radius(p->g1), r2 = curvature_radius(p->g2);
     /* a sphere touches at one point however many contacts a collider reports (a trimesh gives
      * one per triangle met, at one place: 2 to 5 at a trimesh cube's edge) */

@@ -26,9 +26,9 @@
  *  - bad keys are refused, naming the value.
  * Stock friction's figures (breakaway, sliding moment at 35 N m, the wheels' yaw rate) are printed
  * for comparison, not asserted.
- * tcase wheels (not in ctest until the adapter has line patches; tests/CMakeLists.txt): patch
- * friction's yaw rate within 2 % of the line prediction with no point fallback on the wheels,
- * both steppers; run it with CK_RUN_CASE=wheels build/tests/test_scene_skid. */
+ * tcase wheels (ctest test_scene_skid_wheels): patch friction's yaw rate within 2 % of the line
+ * prediction with no point fallback on the wheels, both steppers; by hand,
+ * CK_RUN_CASE=wheels build/tests/test_scene_skid. */
 #include "pf_scene.h"
 
 #include <check.h>
@@ -372,8 +372,9 @@ START_TEST(bad_keys_refused)
 }
 END_TEST
 
-/* The target once the adapter has line patches: no point fallback on the wheels, and the yaw
- * rate within TOL_YAW of the line prediction, under both steppers. */
+/* Line patches on the wheels: no point fallback (each wheel a strip also in the steps where its
+ * axis tilts and ODE reports one rim), and the yaw rate within TOL_YAW of the line prediction,
+ * under both steppers. */
 START_TEST(wheels_line_patches)
 {
     const double line = ref_yaw_rate(0);
