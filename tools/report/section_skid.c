@@ -1,7 +1,7 @@
 /* Skid steering: the skid-steer scene's tracked vehicle turned in place by a torque (breakaway
  * torque and sliding moment against the distributed closed form, docs/physics.md P55, and the
- * point-friction figures it replaces) and its wheeled vehicle (yaw rate; the line-contact
- * prediction P57 is test_scene_skid's), stock friction against patch friction with the adapter
+ * point-friction figures it replaces) and its wheeled vehicle (yaw rate against the line-contact
+ * prediction P57, which test_scene_skid computes), stock friction against patch friction with the adapter
  * coupling, under both steppers at 1 ms. Every cell is one run of this report. */
 #include "report.h"
 
@@ -134,9 +134,9 @@ static void write_section(pfrReport *r, FILE *md)
             "from 1 to 4 s in rad/s, its ratio to the prediction of distributed Coulomb "
             "friction on the four line contacts (docs/physics.md P57, **%.6f rad/s**; no "
             "skidding would give 2.5 rad/s), and the share of patch-steps on point friction. "
-            "The adapter has no line patches yet: a cylinder on its side falls back to point "
-            "friction, so the patch column is stock friction's figure until they land "
-            "(test_scene_skid's tcase wheels then asserts 2 %%).\n\n"
+            "Each wheel touches the ground along a line, a strip patch (docs/physics.md §10); "
+            "test_scene_skid_wheels asserts the patch column within 2 %% with no point "
+            "friction.\n\n"
             "| stepper | stock | patch (adapter) |\n|---|---|---|\n",
             WHEELS_PREDICTION);
         for (int s = 0; s < NSTEP; ++s) {
