@@ -1,8 +1,8 @@
 /* Skid steering: the skid-steer scene's tracked vehicle turned in place by a torque (breakaway
  * torque and sliding moment against the distributed closed form, docs/physics.md P55, and the
  * point-friction figures it replaces) and its wheeled vehicle (yaw rate against the line-contact
- * prediction P57, which test_scene_skid computes), stock friction against patch friction with the adapter
- * coupling, under both steppers at 1 ms. Every cell is one run of this report. */
+ * prediction P57, which test_scene_skid computes), stock friction against patch friction with the
+ * adapter coupling, under both steppers at 1 ms. Every cell is one run of this report. */
 #include "report.h"
 
 #include <math.h>
