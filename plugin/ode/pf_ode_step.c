@@ -863,7 +863,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
             tested = st == PF_OK && res.sticks;
         }
     }
-    if (tested && held && p->persist.has_group && !ctx->solver) {
+    if (tested && held && p->persist.has_group) {
         /* a member of a held group: the group's share replaces the per-patch loads */
         const int side1 = p->persist.group_side > 0.0;
         pfStickResult gres;
@@ -1352,14 +1352,24 @@ static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
     }
 }
 
-/* The pair whose angular rows a joint of the adapter is (pf_ode_angular_rows gives them the
- * pair's fb_spin), or NULL. */
+/* The pair whose spin row a joint of the adapter carries, or NULL: its angular rows
+ * (pf_ode_angular_rows gives them the pair's fb_spin) or, with the in-solver coupling, its patch
+ * joint (fb_patch). */
 static pfOdePair *angular_rows_owner(const pfOdeContext *ctx, dJointID j)
 {
-    if (dJointGetData(j) != (void *)ctx || dJointGetType(j) != dJointTypeAMotor) return NULL;
+    if (dJointGetData(j) != (void *)ctx) return NULL;
     dJointFeedback *fb = dJointGetFeedback(j);
     if (!fb) return NULL;
-    return (pfOdePair *)((char *)fb - offsetof(pfOdePair, step) - offsetof(pfOdePairStep, fb_spin));
+    if (dJointGetType(j) == dJointTypeAMotor)
+        return (pfOdePair *)((char *)fb - offsetof(pfOdePair, step) -
+                             offsetof(pfOdePairStep, fb_spin));
+#ifdef dPATCH_FRICTION
+    /* the in-solver coupling: the patch joint carries the spin row */
+    if (dJointGetType(j) == dJointTypePatch)
+        return (pfOdePair *)((char *)fb - offsetof(pfOdePair, step) -
+                             offsetof(pfOdePairStep, fb_patch));
+#endif
+    return NULL;
 }
 
 /* A holder moves less than this fraction of the held body under the same friction wrench. */
@@ -1586,11 +1596,19 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         p->step.info.wrench.mz = pf_ode_dot(mc, p->step.n);
         /* the stick rows' wrench and whether the bodies carry other patches, for the next
          * step's hold test */
-        p->persist.has_hold = p->step.info.state == PF_ODE_STATE_STICK && !p->step.solver_joint &&
-                              pf_ode_finite3(F) && pf_ode_finite3(mc);
+        p->persist.has_hold =
+            p->step.info.state == PF_ODE_STATE_STICK && pf_ode_finite3(F) && pf_ode_finite3(mc);
         if (p->persist.has_hold) {
             memcpy(p->persist.hold_f, F, sizeof p->persist.hold_f);
             memcpy(p->persist.hold_m, mc, sizeof p->persist.hold_m);
+            if (p->step.solver_joint) {
+                /* a patch joint's feedback holds its normal rows too: the friction is the part
+                 * in the patch plane (the normal rows push along n, within the grouping angle),
+                 * and their moment about c has no part along n */
+                const double fn = pf_ode_dot(F, p->step.n);
+                for (int k = 0; k < 3; ++k)
+                    p->persist.hold_f[k] -= fn * p->step.n[k];
+            }
         }
 
         /* other constraints' loads on the two bodies for the next step's stick test */
