@@ -88,6 +88,33 @@ int pfs_param_double(pfScene *s, const char *key, double *dst, double lo, int lo
     return 1;
 }
 
+int pfs_trial(pfScene *s, const char *scene, const char *case_name, const char *const *keep_out,
+              const pfSceneParam *add, int nadd, double t_end, double dt, pfScene **out,
+              pfError *err)
+{
+    *out = NULL;
+    pfSceneParam kv[PFS_MAX_PARAMS + 4];
+    if (nadd < 0 || nadd > 4) return pfs_fail(err, PF_ERR_RANGE, "%s: %d keys added", scene, nadd);
+    int n = 0;
+    for (int i = 0; i < s->nparam; ++i) {
+        int left_out = 0;
+        for (const char *const *k = keep_out; *k && !left_out; ++k)
+            left_out = !strcmp(s->key[i], *k);
+        for (int a = 0; a < nadd && !left_out; ++a)
+            left_out = !strcmp(s->key[i], add[a].key);
+        if (!left_out) kv[n++] = (pfSceneParam){s->key[i], s->val[i]};
+    }
+    for (int a = 0; a < nadd; ++a)
+        kv[n++] = add[a];
+    pfScene *h = NULL;
+    int rc = pf_scene_create(scene, case_name, s->mode, kv, n, &h, err);
+    if (rc != PF_OK) return rc;
+    while (rc == PF_OK && pf_scene_time(h) < t_end - 0.5 * dt)
+        rc = pf_scene_step(h, dt, err);
+    *out = h;
+    return rc;
+}
+
 const char *pfs_param_string(pfScene *s, const char *key)
 {
     int i = find_param(s, key);

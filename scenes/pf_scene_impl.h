@@ -78,6 +78,15 @@ const char *pfs_param_string(pfScene *s, const char *key);
 /** PF_OK if every --set key was used, else PF_ERR_RANGE naming the key and the accepted keys. */
 int pfs_param_check_unused(pfScene *s, pfError *err);
 
+/** A trial run inside a scene's step (a bisection over hold runs): scene / case with s's --set
+ *  keys but those in keep_out (NULL-terminated) and those of add[0 .. nadd-1] (at most 4), which
+ *  are added instead, stepped with dt until t_end. *out is the trial whenever it was created,
+ *  also after a failed step (the caller reads it and destroys it); NULL if creation failed.
+ *  Returns the status of the creation or of the first failed step. */
+int pfs_trial(pfScene *s, const char *scene, const char *case_name, const char *const *keep_out,
+              const pfSceneParam *add, int nadd, double t_end, double dt, pfScene **out,
+              pfError *err);
+
 /** Create world (gravity g along -z unless changed by the scene), hash space, contact group and
  *  the adapter context, with pfOdeConfig.coupling = s->coupling. coupling = SOLVER on an ODE
  *  without the patch series fails here with the adapter's message (naming `coupling`). */

@@ -350,19 +350,13 @@ static int pn_step(pfScene *s, double dt, pfError *err)
 /* One hold run at offset d with the limit scene's keys; *held = 1 if the bar held. */
 static int hold_run(pfScene *s, Pinch *k, double d, double dt, int *held, pfError *err)
 {
-    pfSceneParam kv[PFS_MAX_PARAMS];
+    static const char *const keep_out[] = {"tol", NULL};
     char off[40];
     snprintf(off, sizeof off, "%.17g", d);
-    int n = 0;
-    for (int i = 0; i < s->nparam; ++i)
-        if (strcmp(s->key[i], "offset") && strcmp(s->key[i], "tol"))
-            kv[n++] = (pfSceneParam){s->key[i], s->val[i]};
-    kv[n++] = (pfSceneParam){"offset", off};
+    const pfSceneParam add[1] = {{"offset", off}};
     pfScene *h = NULL;
-    int rc = pf_scene_create("pinch", "hold", s->mode, kv, n, &h, err);
-    if (rc != PF_OK) return rc;
-    while (rc == PF_OK && pf_scene_time(h) < HOLD_END - 0.5 * dt)
-        rc = pf_scene_step(h, dt, err);
+    int rc = pfs_trial(s, "pinch", "hold", keep_out, add, 1, HOLD_END, dt, &h, err);
+    if (!h) return rc;
     const Pinch *hk = h->impl;
     *held = rc == PF_OK && hk->slip < k->slip_tol;
     k->lcp_total += h->lcp_messages;

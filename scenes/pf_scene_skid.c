@@ -310,21 +310,13 @@ static void sk_free(pfScene *s)
  * the vehicle held. */
 static int hold_run(pfScene *s, Skid *k, double T, double dt, int *held, pfError *err)
 {
-    pfSceneParam kv[PFS_MAX_PARAMS];
+    static const char *const keep_out[] = {"tol", NULL};
     char tq[40];
     snprintf(tq, sizeof tq, "%.17g", T);
-    int n = 0;
-    for (int i = 0; i < s->nparam; ++i)
-        if (strcmp(s->key[i], "torque") && strcmp(s->key[i], "breakaway") &&
-            strcmp(s->key[i], "tol"))
-            kv[n++] = (pfSceneParam){s->key[i], s->val[i]};
-    kv[n++] = (pfSceneParam){"torque", tq};
-    kv[n++] = (pfSceneParam){"breakaway", "0"};
+    const pfSceneParam add[2] = {{"torque", tq}, {"breakaway", "0"}};
     pfScene *h = NULL;
-    int rc = pf_scene_create("skid-steer", "tracks", s->mode, kv, n, &h, err);
-    if (rc != PF_OK) return rc;
-    while (rc == PF_OK && pf_scene_time(h) < TRACK_END - 0.5 * dt)
-        rc = pf_scene_step(h, dt, err);
+    int rc = pfs_trial(s, "skid-steer", "tracks", keep_out, add, 2, TRACK_END, dt, &h, err);
+    if (!h) return rc;
     const Skid *hk = h->impl;
     *held = rc == PF_OK && hk->rotation <= k->hold_tol;
     k->lcp_total += h->lcp_messages;

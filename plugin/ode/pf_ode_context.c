@@ -560,6 +560,7 @@ int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot, int
     p->g1 = g1;
     p->g2 = g2;
     p->slot = slot;
+    if (slot >= ctx->slots_used) ctx->slots_used = slot + 1;
     p->in_use = 1;
     p->fresh = 1;
     ctx->pair_hash[-1 - s] = idx;

@@ -213,7 +213,9 @@ struct pfOdeContext {
     int *pair_hash;
     int pair_hash_cap;
     int pair_count;
-    int *alive; ///< indices of used pairs, in creation order
+    int slots_used; ///< 1 + the highest patch slot ever acquired: lookups of a pair's slots stop
+                    ///< there (most scenes never split a pair: one lookup, not one per slot)
+    int *alive;     ///< indices of used pairs, in creation order
     int alive_count, alive_cap;
 
     pfOdeCounters counters;

@@ -1423,17 +1423,8 @@ static void assign_slots(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, dBodyI
     double on[PF_ODE_MAX_PAIR_PATCHES][3];
     for (int s = 0; s < PF_ODE_MAX_PAIR_PATCHES; ++s) {
         taken[s] = 0;
-        rec[s] = pf_ode_pair_lookup(ctx, g1, g2, s);
-        if (rec[s] < 0) continue;
-        nrec++;
-        const double *sn = pf_ode_pair_at(ctx, rec[s])->slot_n;
-        if (b2) {
-            dVector3 w;
-            dBodyVectorToWorld(b2, sn[0], sn[1], sn[2], w);
-            pf_ode_to3(w, on[s]);
-        } else {
-            memcpy(on[s], sn, sizeof on[s]);
-        }
+        rec[s] = s < ctx->slots_used ? pf_ode_pair_lookup(ctx, g1, g2, s) : -1;
+        nrec += rec[s] >= 0;
     }
     for (int k = 0; k < gr->count; ++k) {
         slot_of[k] = -1;
@@ -1443,6 +1434,18 @@ static void assign_slots(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, dBodyI
         for (int s = 0; s < PF_ODE_MAX_PAIR_PATCHES; ++s)
             if (rec[s] >= 0) slot_of[0] = s;
         return;
+    }
+    /* the slots' last normals in world (several groups or records: the match by normal) */
+    for (int s = 0; s < PF_ODE_MAX_PAIR_PATCHES; ++s) {
+        if (rec[s] < 0) continue;
+        const double *sn = pf_ode_pair_at(ctx, rec[s])->slot_n;
+        if (b2) {
+            dVector3 w;
+            dBodyVectorToWorld(b2, sn[0], sn[1], sn[2], w);
+            pf_ode_to3(w, on[s]);
+        } else {
+            memcpy(on[s], sn, sizeof on[s]);
+        }
     }
     for (;;) {
         int bk = -1, bs = -1;
@@ -1516,7 +1519,7 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
      * point or joint is doubled. The first call's order stays the pair's key (body 1 is the
      * first geom's body, as documented). Any of the pair's patch slots collided this step
      * marks the pair. */
-    for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
+    for (int slot = 0; slot < ctx->slots_used; ++slot) {
         int known = pf_ode_pair_lookup(ctx, g1, g2, slot);
         if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
         known = pf_ode_pair_lookup(ctx, g2, g1, slot);
