@@ -26,8 +26,8 @@
  * the last held step) and slot_changes (steps at which the floor patch changed its slot).
  * What you should see: the box stays in the corner while F grows, then slides along the wall,
  * touching floor and wall. With patch friction the pair has a floor patch and a wall patch; it
- * slides at the closed-form acceleration, but holds only to 88-90 % of mu_s (m g + P) (docs/
- * physics.md §8.3 says why); stock friction holds about as far as the closed form, then creeps. */
+ * holds to mu_s (m g + P) and slides at the closed-form acceleration (docs/physics.md §8.3);
+ * stock friction holds about as far as the closed form, then creeps. */
 #include "pf_scene_impl.h"
 
 #include <math.h>

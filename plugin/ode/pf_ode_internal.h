@@ -64,10 +64,10 @@ typedef struct pfOdePairPersist {
     double group_frac;    ///< this patch's share of the group's load, mu_s N / sum mu_s N
     double group_f[3];    ///< the other members' friction force on the group's body (world) [N]
     double group_m[3];    ///< and its moment about this patch's centre (world) [N m]
+    int group_span;       ///< the members' normals span this many directions (1: parallel)
+    double group_proj[9]; ///< projector onto the directions no member's normal spans (world)
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
     double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
-    double margin_prev;   ///< the one before, while margin is this step's (margin_frame) [N]
-    unsigned long margin_frame; ///< the step (ctx->frame) margin was set in
     /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
     int has_support;                           ///< the last patch was a face on a face
     int support_nv;                            ///< its vertices
@@ -323,10 +323,8 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
 /// One ODE contact joint with point friction (dContactApprox1) per off-plane contact of p.
 void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p);
 
-/* A stuck row facing a sibling patch (pf_ode_step.c, stick_rows) is this much softer than the
- * sibling's normal rows, so that they take at least 1 - 1/PF_ODE_SIB_YIELD of a load both can
- * carry (P51a): 1e3 leaves the row 1e-3 of it, which costs the sibling mu 1e-3 P of capacity. */
-#define PF_ODE_SIB_YIELD 1e3
+/* A stuck patch's spin row facing a sibling patch (pf_ode_step.c, stick_rows, P51a) is this much
+ * softer than its own CFM. */
 #define PF_ODE_SIB_SPIN_YIELD 10.0
 
 /* pf_ode_rows.c: conditioning of the adapter's rows */

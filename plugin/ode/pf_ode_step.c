@@ -39,7 +39,6 @@ typedef struct rowset {
     double m1, m2;                        /* targets (row velocities) */
     int spin_motor;                       /* stick: spin via angular motor */
     double spin_vel;
-    int yield1;     /* stick: row 1 faces a sibling patch and yields to it (P51a, stick_rows) */
     int yield_spin; /* stick: the spin row yields to a sibling's normal rows (P51a) */
 } rowset;
 
@@ -290,10 +289,12 @@ static int stoppable(int dyn1, int dyn2, const dMass *m1, const dMass *m2, pfTwi
  * solver left unloaded (N ~ 0) could otherwise stop nothing. */
 #define PF_ODE_HELD_SPEED 2.0
 
-/* Normals closer than this to parallel (|n_p . n_q|) put two held patches of a body in one
- * group: their tangent planes are parallel, so a share of the group's friction wrench is again a
- * friction wrench of each (its normal force is zero). */
+/* Normals closer than this to parallel (|n_p . n_q|) count as parallel in twist_split, whose
+ * split takes the members' wrenches in one tangent plane. */
 #define PF_ODE_GROUP_PARALLEL 0.9999
+/* A member's normal widens the group's span of normals if its part out of the span so far is
+ * longer than this (about 1 degree) */
+#define PF_ODE_GROUP_SPAN 0.0175
 
 /* The split of a held group's load by the body's incipient twist (group_test, LIMIT): the body
  * starts to move as its loads w (force w_f, moment w_m about p's centre c; the group's friction
@@ -407,7 +408,7 @@ static int twist_split(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, c
 
 /* The stick test of a held patch of a group (docs/architecture.md, "Stick and slip in multi-body
  * scenes"): a body held at rest by several stuck patches against holders that do not move (the
- * bar between two fingertips, a body on its feet) with parallel tangent planes. The per-patch
+ * bar between two fingertips, a body on its feet, a box against a floor and a wall). The per-patch
  * loads test charges each patch with the body's loads minus the other patches' friction of the
  * last step, in whatever split the solver picked: a load that changes within a step falls whole
  * on every patch of the group, and QuickStep's unconverged split is noise. What one patch carries
@@ -434,7 +435,17 @@ static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, co
         w[k] = s * (bl_f[k] - p->persist.group_f[k]);
         wm[k] = s * (bl_t[k] + m[k] - p->persist.group_m[k]);
     }
-    const double hold[3] = {pf_ode_dot(w, x), pf_ode_dot(w, y), pf_ode_dot(wm, n)};
+    /* the members' normal rows carry the force's part along their normals and, through their
+     * pressure distributions, every moment about an axis in a member's plane: members with
+     * non-parallel normals leave the friction the force along the line no normal spans and no
+     * moment (for parallel members this is the tangent plane and the moment about n, as
+     * before) */
+    const double *P = p->persist.group_proj;
+    double wf[3];
+    for (int i = 0; i < 3; ++i)
+        wf[i] = P[3 * i] * w[0] + P[3 * i + 1] * w[1] + P[3 * i + 2] * w[2];
+    const double hold[3] = {pf_ode_dot(wf, x), pf_ode_dot(wf, y),
+                            p->persist.group_span > 1 ? 0.0 : pf_ode_dot(wm, n)};
     if (!pf_ode_finite3(hold)) return PF_ERR_RANGE;
     /* the share as the generalised test's input (P31 / P32): the holder does not move, so A is
      * the held body's block alone and the frictionless acceleration the share would stop is
@@ -746,52 +757,6 @@ static void point_rows(const pfOdePair *p, const stepinputs *in, rowset *rs)
     }
 }
 
-/* A stuck sibling's spare capacity along the line both planes contain (P51b). Two stuck patches
- * of a pair facing each other (a floor and a wall) hold a push along that line t = n x n_q
- * together, with any split within their capacities, but the solver's split is not theirs to
- * choose: it left the floor saturated with the wall at 60 % (its rows' regularisation and
- * anchors decide it), and each patch's own test, which takes the sibling's friction of the last
- * step as a load, released the floor at 88-90 % of mu_s (m g + P). So this patch's test sees its
- * loads less what the sibling could still add along t: its last margin (mu_s N_q - |F_q| for a
- * translation), opposing the loads' part along t, at the sibling's centre. Held so, the rows of
- * both (bounded by their capacities) let the solver put the rest on the sibling. Returns 1 with
- * the loads in f1o / t1o (force, torque about body 1's mass centre), or 0. */
-static int sibling_assist(const pfOdeContext *ctx, const pfOdePair *p, const double *f1,
-                          const double *t1v, double *f1o, double *t1o)
-{
-    if (!p->step.has_sib || ctx->solver || !pf_ode_is_dynamic(p->step.b1)) return 0;
-    const int qi = pf_ode_pair_lookup(ctx, p->g1, p->g2, p->step.sib_slot);
-    const pfOdePair *q = qi >= 0 ? pf_ode_pair_at(ctx, qi) : NULL;
-    /* the sibling's margin of the last step, not this step's if it was tested first (which
-     * already counted on this patch's spare): then each of the two holds iff the push along t is
-     * within both capacities together */
-    const double spare =
-        q ? (q->persist.margin_frame == ctx->frame ? q->persist.margin_prev : q->persist.margin)
-          : 0.0;
-    if (!q || q == p || q->seen != p->seen || q->fresh || q->persist.state != PF_ODE_STATE_STICK ||
-        !(spare > 0.0))
-        return 0;
-    double t[3];
-    pf_ode_cross(p->step.n, q->step.n, t);
-    const double l = sqrt(pf_ode_dot(t, t));
-    if (!(l > 0.0)) return 0;
-    for (int k = 0; k < 3; ++k)
-        t[k] /= l;
-    const double ft = pf_ode_dot(f1, t), a = fmin(spare, fabs(ft));
-    const dReal *G = dBodyGetPosition(p->step.b1);
-    double d[3], r[3], m[3];
-    for (int k = 0; k < 3; ++k) {
-        d[k] = -copysign(a, ft) * t[k];
-        r[k] = q->step.c[k] - G[k];
-    }
-    pf_ode_cross(r, d, m);
-    for (int k = 0; k < 3; ++k) {
-        f1o[k] = f1[k] + d[k];
-        t1o[k] = t1v[k] + m[k];
-    }
-    return pf_ode_finite3(f1o) && pf_ode_finite3(t1o);
-}
-
 /* Stick test (P10-P13 for a free body, generalised holding-wrench form otherwise): the CA
  * criterion, or with criterion = LIMIT the exact limit-set test (pf_core_limit.c) on the same
  * loads, which also gives the incipient twist a breakaway starts along. Records the test for the
@@ -812,11 +777,6 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
     dec->next = PF_ODE_STATE_SLIP;
     dec->xi = tw;
     dec->xi_from_test = 0;
-    double f1s[3], t1s[3];
-    if (sibling_assist(ctx, p, f1, t1v, f1s, t1s)) {
-        f1 = f1s;
-        t1v = t1s;
-    }
     /* Stick decisions (docs/architecture.md, "Stick and slip in multi-body scenes"):
      *  - at rest (below the velocity tolerance): the loads test, as in the papers;
      *  - a stuck patch stays stuck while it moves no faster than static friction could stop
@@ -885,9 +845,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
         p->step.st_demand = res.demand;
         p->step.st_incipient = res.incipient;
         info->stick_margin = res.margin;
-        if (p->persist.margin_frame != ctx->frame) p->persist.margin_prev = p->persist.margin;
         p->persist.margin = res.margin;
-        p->persist.margin_frame = ctx->frame;
         if (!res.pure_translation) {
             info->has_ca = 1;
             info->ca[0] = res.ca_x;
@@ -962,20 +920,22 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
         /* A sibling patch of the pair (the wall beside this floor) pushes body 1 along sib, in
          * this patch's plane. Whatever this patch's friction would carry along +sib the
          * sibling's normal force can carry instead, and that only raises the sibling's capacity
-         * and lowers this one's (P51a): so a held pair never needs this patch to push along
-         * +sib. Left to the solver, the stuck rows took the load (the anchor pulled the box off
+         * and lowers this one's (P51a): so a held pair never needs this patch's friction along
+         * sib. Left to the solver, the stuck rows took the load (the anchor pulled the box off
          * the wall, whose normal force fell to 0, and the floor alone held the push, to
-         * sqrt((mu m g)^2 - P^2) in place of mu (m g + P)). Row 1 therefore lies along sib,
-         * yields (a larger relative CFM, PF_ODE_SIB_YIELD) so that the sibling's stiff normal
-         * rows take a push along it, and its anchor pulls body 1 back only towards the sibling,
-         * never off it. */
+         * sqrt((mu m g)^2 - P^2) in place of mu (m g + P)); a row along sib that only yielded
+         * (a CFM 1e3 times its own) still took 0.8 N of the corner's 2.5 N press under QuickStep
+         * at 20 iterations, and the wall's capacity with it. So the held patch has no row along
+         * sib (bound 0): a push along it goes to the sibling's normal rows; a pull off the
+         * sibling separates the pair's contacts there, and the next step's patch, without a
+         * sibling, has both rows again. */
         const double *sb = p->step.sib;
         memcpy(rs->t1, sb, sizeof rs->t1);
         pf_ode_cross(n, sb, rs->t2);
-        const double ds = pf_ode_dot(d, sb), dt2 = pf_ode_dot(d, rs->t2);
-        rs->m1 = (ds > 0.0 ? clampd(-g * ds, tol) : 0.0) + pf_ode_dot(p->step.surf_s, sb);
+        const double dt2 = pf_ode_dot(d, rs->t2);
+        rs->b1 = 0.0;
+        rs->m1 = 0.0;
         rs->m2 = clampd(-g * dt2, tol) + pf_ode_dot(p->step.surf_s, rs->t2);
-        rs->yield1 = 1;
         /* the spin about n, when n lies in the sibling's plane, is a moment the sibling's normal
          * pressure can carry too (the wall's, as the box's pitch under a push at its mass
          * centre): it yields likewise, so that it does not take the sibling's part */
@@ -1155,7 +1115,6 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     pf_ode_mobility(p->step.b2, &mb2);
     cj.surface.slip1 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t1), p->step.dt);
-    if (rs->yield1) cj.surface.slip1 *= PF_ODE_SIB_YIELD;
     cj.surface.slip2 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t2), p->step.dt);
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
@@ -1397,9 +1356,10 @@ static int holder_immobile(const pfOdeContext *ctx, const pfOdePair *p, dBodyID 
 }
 
 /* A held patch's group (group_test), as the step just taken left it: the body b it holds
- * against a holder that does not move, the other held patches on b with parallel normals whose
- * holders do not move either, their measured friction on b (taken out of b's loads at the next
- * step) and this patch's fraction mu_s N / sum mu_s N of the capacity. Sets p->persist.has_group
+ * against a holder that does not move, the other held patches on b whose holders do not move
+ * either (parallel or not: a floor and a wall), their measured friction on b (taken out of b's
+ * loads at the next step), the span of the members' normals (what their normal rows carry,
+ * P51b) and this patch's fraction mu_s N / sum mu_s N of the capacity. Sets p->persist.has_group
  * and the group_* fields. */
 static void group_share(const pfOdeContext *ctx, pfOdePair *p)
 {
@@ -1415,13 +1375,12 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     }
     if (!b) return;
     double tf[3] = {0, 0, 0}, tm[3] = {0, 0, 0}, cap = p->persist.mat.mu_s * p->persist.n_meas;
-    double total = cap;
+    double total = cap, basis[3][3] = {{n[0], n[1], n[2]}};
+    int nn = 1;
     int members = 1;
     for (int i = 0, nj = dBodyGetNumJoints(b); i < nj; ++i) {
         const pfOdePair *q = angular_rows_owner(ctx, dBodyGetJoint(b, i));
-        if (!q || q == p || !q->in_use || !q->persist.has_hold ||
-            fabs(pf_ode_dot(q->step.n, n)) < PF_ODE_GROUP_PARALLEL)
-            continue;
+        if (!q || q == p || !q->in_use || !q->persist.has_hold) continue;
         const double sq = q->step.b1 == b ? 1.0 : -1.0;
         if (!holder_immobile(ctx, q, b, sq > 0.0 ? q->step.b2 : q->step.b1)) continue;
         /* q's friction on b about p's centre: M_c = M_cq + (c_q - c) x F */
@@ -1432,9 +1391,32 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
             tm[k] += sq * (q->persist.hold_m[k] + m[k]);
         }
         total += q->persist.mat.mu_s * q->persist.n_meas;
+        if (nn < 3) {
+            /* Gram-Schmidt: a member's normal out of the span so far widens it */
+            double e[3] = {q->step.n[0], q->step.n[1], q->step.n[2]};
+            for (int j = 0; j < nn; ++j) {
+                const double d = pf_ode_dot(e, basis[j]);
+                for (int k = 0; k < 3; ++k)
+                    e[k] -= d * basis[j][k];
+            }
+            const double l = sqrt(pf_ode_dot(e, e));
+            if (l > PF_ODE_GROUP_SPAN) {
+                for (int k = 0; k < 3; ++k)
+                    basis[nn][k] = e[k] / l;
+                nn++;
+            }
+        }
         members++;
     }
     if (members < 2 || !(total > 0.0) || !pf_ode_finite3(tf) || !pf_ode_finite3(tm)) return;
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) {
+            double v = i == k ? 1.0 : 0.0;
+            for (int j = 0; j < nn; ++j)
+                v -= basis[j][i] * basis[j][k];
+            p->persist.group_proj[3 * i + k] = v;
+        }
+    p->persist.group_span = nn;
     memcpy(p->persist.group_f, tf, sizeof tf);
     memcpy(p->persist.group_m, tm, sizeof tm);
     p->persist.group_side = sp;

@@ -76,11 +76,10 @@ static void write_section(pfrReport *r, FILE *md)
             "push held (1e-6 m) against the closed form mu_s (m g + P) = **%.3f N** "
             "(docs/physics.md P52), then the sliding acceleration against "
             "(F - mu_k (m g + P)) / m. `sudden`: 0.99 times the limit at once (the scene's "
-            "default), which should hold; patch friction slides there (open, "
-            "test_scene_corner_limit) and its cell gives the slide. The patch column should show "
-            "two patches (floor and wall); one patch with the averaged normal held 4-6 N. "
-            "test_scene_corner asserts the dWorldStep hold and the slides within 1 %%; the "
-            "QuickStep hold and the sudden push just under the limit are open.\n\n"
+            "default), which should hold. The patch column should show two patches (floor and "
+            "wall); one patch with the averaged normal held 4-6 N. test_scene_corner asserts "
+            "the hold within 1 %% and the slides under both steppers, the sudden 0.99 held and "
+            "a sudden 1.01 sliding.\n\n"
             "| stepper, push | stock | patch (adapter) |\n|---|---|---|\n",
             ref ? pfr_json_get(ref, "hold_closed_form") : NAN);
     for (int s = 0; s < NSTEP; ++s)
