@@ -24,6 +24,8 @@
  *    during the scene's steps (the scene's own handler is installed for each step and the previous
  *    one restored);
  *  - point_fallback_fraction: pf_ode_get_counters' point_fallbacks / patches (NaN: no patch);
+ *  - point_patch_fraction: pf_ode_get_counters' point_patches / patches (single points and short
+ *    edges on the point's Coulomb law, P49a);
  *  - offplane_contacts: pf_ode_get_counters' offplane_contacts (contact-steps off their pair's
  *    one patch, point friction);
  *  - bodies_out: bodies whose centre is outside the bin's inner volume at the end;
@@ -409,6 +411,8 @@ static int bin_metrics(const pfScene *s, pfSceneMetric *out, int max)
     m[n++] = (pfSceneMetric){"point_fallback_fraction",
                              c.patches > 0 ? (double)c.point_fallbacks / (double)c.patches : NAN};
     m[n++] = (pfSceneMetric){"offplane_contacts", (double)c.offplane_contacts};
+    m[n++] = (pfSceneMetric){"point_patch_fraction",
+                             c.patches > 0 ? (double)c.point_patches / (double)c.patches : NAN};
     m[n++] = (pfSceneMetric){"bodies_out", (double)bin_out(b)};
     m[n++] = (pfSceneMetric){"max_speed", b->max_speed};
     m[n++] = (pfSceneMetric){"kinetic_energy_after", b->kinetic_after};

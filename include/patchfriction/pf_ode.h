@@ -445,7 +445,9 @@ typedef struct pfOdeCounters {
     long long patches;                 ///< patch-steps evaluated
     long long stick_steps;             ///< patch-steps in stick
     long long slip_steps;              ///< patch-steps in slip
-    long long point_fallbacks;         ///< patch-steps with a degenerate patch (point friction)
+    long long point_fallbacks;         ///< patch-steps with a degenerate patch on ODE's point
+                                       ///< friction pyramid (a point patch at rest with no
+                                       ///< friction direction yet, P49a)
     long long stock_steps;             ///< patch-steps in stock mode
     long long breakaways;              ///< stick -> slip transitions
     long long stick_transitions;       ///< slip -> stick transitions
@@ -463,6 +465,9 @@ typedef struct pfOdeCounters {
     long long offplane_contacts; ///< contact-steps left out of their pair's one patch: normal
                                  ///< more than 20 degrees (P50) from the patch's plane; each
                                  ///< keeps ODE's point friction in its own tangent plane
+    long long point_patches;     ///< patch-steps of a degenerate patch (a single point, an edge
+                                 ///< shorter than 0.1 of the smaller geom) on the point's Coulomb
+                                 ///< law, isotropic: the friction circle (P49a)
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).

@@ -68,6 +68,8 @@ typedef struct pfOdePairPersist {
     double group_proj[9]; ///< projector onto the directions no member's normal spans (world)
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
     double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
+    int has_point_dir;    ///< point_dir holds a point patch's friction direction of the last step
+    double point_dir[3];  ///< its friction force's direction on body 1, unit (world; P49a)
     /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
     int has_support;                           ///< the last patch was a face on a face
     int support_nv;                            ///< its vertices
@@ -123,6 +125,9 @@ typedef struct pfOdePairStep {
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
     dJointFeedback fb_patch; ///< that joint's feedback (normal and friction rows)
     int solver_at_rest;      ///< 1: at rest when the step began (stick_decide ran the static test)
+    int point_dir_ok;        ///< a point patch's contacts take point_dir as their first axis (P49a)
+    int point_slide;         ///< and it slides along point_dir (no row across it)
+    double point_dir[3];     ///< a point patch's friction direction this step, unit (world)
     pfTwist roll;            ///< rolling velocity of body 1's mass centre, patch frame (Hertz d)
     int solver_sticks;       ///< the last projection kept the patch at rest
     double solver_cfm[3];    ///< the patch joint's friction-row CFM (dJointSetPatchFrictionCFM)

@@ -1111,6 +1111,20 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         if (stock || point) {
             c.surface.mode = dContactApprox1;
             c.surface.mu = mu;
+            if (point && p->step.point_dir_ok) {
+                /* the point's Coulomb law (P49a, point_rows): the first axis along the
+                 * friction's direction in this contact's plane; sliding, no row across it */
+                const double *d = p->step.point_dir, *cn = c.geom.normal;
+                const double dn = d[0] * cn[0] + d[1] * cn[1] + d[2] * cn[2];
+                double t[3] = {d[0] - dn * cn[0], d[1] - dn * cn[1], d[2] - dn * cn[2]};
+                const double l = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+                if (l > 1e-6) {
+                    c.surface.mode |= dContactFDir1 | dContactMu2;
+                    for (int k = 0; k < 3; ++k)
+                        c.fdir1[k] = t[k] / l;
+                    c.surface.mu2 = p->step.point_slide ? 0.0 : mu;
+                }
+            }
             if (stock && p->persist.mat.stock_spin_rho > 0) {
                 /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
                 c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;

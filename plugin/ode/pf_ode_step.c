@@ -289,6 +289,13 @@ static int stoppable(int dyn1, int dyn2, const dMass *m1, const dMass *m2, pfTwi
  * solver left unloaded (N ~ 0) could otherwise stop nothing. */
 #define PF_ODE_HELD_SPEED 2.0
 
+/* A point patch at rest keeps its first axis while its friction stays within this cosine of it
+ * (8.1 degrees; P49a): the rows' box along that axis holds mu N / cos(alpha) along a load alpha
+ * off it, at most 1 % more than the circle. Following every step's direction instead turned the
+ * axes with QuickStep's noise: a tripod on three corners then moved at 2 % below mu_s m g (and a
+ * load turned by 60 degrees met the lagging box, 4.9 % above). */
+#define PF_ODE_POINT_DIR_COS 0.99
+
 /* Normals closer than this to parallel (|n_p . n_q|) count as parallel in twist_split, whose
  * split takes the members' wrenches in one tangent plane. */
 #define PF_ODE_GROUP_PARALLEL 0.9999
@@ -540,7 +547,10 @@ static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
         if (prev == PF_ODE_STATE_STICK) cnt->breakaways++;
         break;
     case PF_ODE_STATE_POINT:
-        cnt->point_fallbacks++;
+        if (p->step.point_dir_ok)
+            cnt->point_patches++;
+        else
+            cnt->point_fallbacks++;
         break;
     case PF_ODE_STATE_STOCK:
         cnt->stock_steps++;
@@ -559,6 +569,7 @@ static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
  * feedback torques after the step are about them). */
 static void begin(pfOdePair *p, rowset *rs)
 {
+    p->step.point_dir_ok = p->step.point_slide = 0;
     pfOdePatchInfo *info = &p->step.info;
     memset(rs, 0, sizeof *rs);
     memset(info, 0, sizeof *info);
@@ -739,22 +750,46 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
     return 1;
 }
 
-/* Rows of a degenerate patch: point friction at the centroid, no spin resistance. */
-static void point_rows(const pfOdePair *p, const stepinputs *in, rowset *rs)
+/* Friction of a degenerate patch (an edge shorter than PF_ODE_LINE_MIN_SPAN of the smaller geom,
+ * a single point): the point's own Coulomb law, |F| <= mu_s N at rest and F = -mu_k N v / |v|
+ * sliding, the limit of the patch laws as the patch shrinks to a point (docs/physics.md P49a; no
+ * spin resistance). Its rows are the contacts' ODE joints (pf_ode_normal_contacts), bounded by
+ * this step's normal force inside the solver (dContactApprox1), with the first axis along the
+ * friction's direction and, sliding, no row across it: a circle where ODE's pyramid along
+ * dPlaneSpace's axes holds up to sqrt(2) mu N along a diagonal. The direction: sliding, the
+ * slip's; at rest, the friction force's direction of the last step (a load turning slowly is
+ * followed, a load applied at once along a diagonal meets the pyramid for one step); without
+ * either (a new point patch at rest), dPlaneSpace's axes: then it is a point fallback. */
+static void point_rows(pfOdePair *p, const stepinputs *in, rowset *rs)
 {
     const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
     const pfTwist tw = in->tw;
     const double N = in->N;
+    p->step.point_dir_ok = p->step.point_slide = 0;
     if (in->small || !(in->vt > 0.0)) { /* (vt = 0 at rest: no direction to slide along) */
         memcpy(rs->t1, x, sizeof rs->t1);
-        memcpy(rs->t2, y, sizeof rs->t2);
+        if (p->persist.has_point_dir) {
+            const double *d = p->persist.point_dir, dn = pf_ode_dot(d, n);
+            double t[3] = {d[0] - dn * n[0], d[1] - dn * n[1], d[2] - dn * n[2]};
+            const double l = sqrt(pf_ode_dot(t, t));
+            if (l > 0.5) { /* (within 60 degrees of the plane: the patch turned little) */
+                for (int k = 0; k < 3; ++k)
+                    rs->t1[k] = t[k] / l;
+                p->step.point_dir_ok = 1;
+            }
+        }
+        pf_ode_cross(n, rs->t1, rs->t2);
+        if (!p->step.point_dir_ok) memcpy(rs->t2, y, sizeof rs->t2);
         rs->b1 = rs->b2 = p->persist.mat.mu_s * N;
     } else {
         for (int k = 0; k < 3; ++k)
             rs->t1[k] = -(tw.vx * x[k] + tw.vy * y[k]) / in->vt;
         pf_ode_cross(n, rs->t1, rs->t2);
         rs->b1 = p->persist.mat.mu_k * N;
+        rs->b2 = 0.0;
+        p->step.point_dir_ok = p->step.point_slide = 1;
     }
+    memcpy(p->step.point_dir, rs->t1, sizeof p->step.point_dir);
 }
 
 /* Stick test (P10-P13 for a free body, generalised holding-wrench form otherwise): the CA
@@ -1509,6 +1544,20 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
                 mc[k] += to1[k];
             pfWrench ws = {pf_ode_dot(fo1, x), pf_ode_dot(fo1, y), pf_ode_dot(mc, n)};
             if (isfinite(ws.fx) && isfinite(ws.fy) && isfinite(ws.mz)) p->step.info.wrench = ws;
+            /* a point patch's friction direction for the next step at rest (P49a), kept while
+             * the friction turns less than PF_ODE_POINT_DIR_COS from it */
+            const double ft = hypot(ws.fx, ws.fy);
+            if (p->persist.state == PF_ODE_STATE_POINT && ft > 0.0 && isfinite(ft)) {
+                double d[3];
+                for (int k = 0; k < 3; ++k)
+                    d[k] = (ws.fx * x[k] + ws.fy * y[k]) / ft;
+                if (!p->persist.has_point_dir ||
+                    fabs(pf_ode_dot(d, p->persist.point_dir)) < PF_ODE_POINT_DIR_COS)
+                    memcpy(p->persist.point_dir, d, sizeof d);
+                p->persist.has_point_dir = 1;
+            } else if (p->persist.state != PF_ODE_STATE_POINT) {
+                p->persist.has_point_dir = 0;
+            }
             p->persist.has_other = 0;
             p->fresh = 0;
             continue;
