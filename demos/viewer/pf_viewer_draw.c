@@ -500,7 +500,10 @@ void pfv_draw_path(const float (*pts)[3], int cap, int start, int n, const doubl
                    const float rgb[3])
 {
     if (n + (last != NULL) < 2) return;
+    /* over the bodies (no depth test): the papers' trajectories are often shorter than the block
+     * that traces them, and would otherwise hide inside it */
     glDisable(GL_LIGHTING);
+    glDisable(GL_DEPTH_TEST);
     glColor3fv(rgb);
     glLineWidth(3.0f);
     glBegin(GL_LINE_STRIP);
@@ -508,6 +511,11 @@ void pfv_draw_path(const float (*pts)[3], int cap, int start, int n, const doubl
         glVertex3fv(pts[(start + i) % cap]);
     if (last) vtx(last);
     glEnd();
+    glPointSize(7.0f); /* the body's mass centre now */
+    glBegin(GL_POINTS);
+    if (last) vtx(last);
+    glEnd();
+    glEnable(GL_DEPTH_TEST);
 }
 
 /* ---------------------------------------------------------------------------------------- */

@@ -75,7 +75,8 @@ void pfv_draw_geom(dGeomID g, const float rgb[3]);
  *  camera target. */
 void pfv_draw_box_grid(const pfvCamera *c, dGeomID g, double cell);
 /** A body's path: the ring buffer pts[cap] holding n points from index start (oldest first),
- *  then the point last (the body now; NULL for none), as a line strip in rgb. */
+ *  then the point last (the body now, marked with a dot; NULL for none), as a line strip in rgb
+ *  drawn over the bodies. */
 void pfv_draw_path(const float (*pts)[3], int cap, int start, int n, const double last[3],
                    const float rgb[3]);
 /** A scene's overlay items (pf_scene_overlay), over the bodies (no depth test); size [m] scales
