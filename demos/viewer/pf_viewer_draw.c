@@ -791,7 +791,7 @@ void pfv_draw_overlay(const pfvCamera *c, const pfSceneOverlay *o, int n, double
             at = it->q;
         } else if (it->kind == PF_SCENE_OVERLAY_ARROW) {
             double d[3] = {it->q[0] - it->p[0], it->q[1] - it->p[1], it->q[2] - it->p[2]};
-            arrow(it->p, d, 0.3 * size, it->rgb);
+            arrow(it->p, d, 0.15 * size, it->rgb);
             at = it->q;
         } else {
             glDisable(GL_LINE_STIPPLE);
