@@ -21,6 +21,7 @@ const float pfv_col_moment[3] = {1.00f, 0.45f, 0.95f};
 const float pfv_col_cr[3] = {0.10f, 0.95f, 0.95f};
 const float pfv_col_ca[3] = {1.00f, 0.60f, 0.20f};
 const float pfv_col_grid[3] = {0.47f, 0.51f, 0.58f};
+const float pfv_col_grid_box[3] = {0.24f, 0.29f, 0.38f};
 const float pfv_col_mark[3] = {0.96f, 0.94f, 0.86f};
 const float pfv_col_path[PFV_PATH_COLOURS][3] = {
     {1.00f, 0.80f, 0.50f}, /* apricot, after the orange body */
@@ -28,8 +29,9 @@ const float pfv_col_path[PFV_PATH_COLOURS][3] = {
     {0.82f, 0.70f, 1.00f}, /* light violet */
     {0.98f, 0.93f, 0.60f}, /* light sand */
 };
-/* the grid's every 10th line */
+/* the grids' every 10th line */
 static const float col_grid_major[3] = {0.60f, 0.64f, 0.71f};
+static const float col_grid_box_major[3] = {0.16f, 0.20f, 0.28f};
 /* grid window: lines within this many cells of the camera target */
 #define GRID_CELLS 40
 
@@ -472,27 +474,36 @@ void pfv_draw_box_grid(const pfvCamera *c, dGeomID g, double cell)
     glDisable(GL_LIGHTING);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LEQUAL);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    const double win = GRID_CELLS * cell;
     for (int major = 0; major < 2; ++major) {
-        glColor3fv(major ? col_grid_major : pfv_col_grid);
+        const float *gc = major ? col_grid_box_major : pfv_col_grid_box;
         glLineWidth(major ? 2.0f : 1.5f);
         glBegin(GL_LINES);
         for (int dir = 0; dir < 2; ++dir) {
             long k0 = dir ? e0 : b0, k1 = dir ? e1 : b1;
             const double *along = dir ? ax[b] : ax[e], *across = dir ? ax[e] : ax[b];
             double s0 = dir ? lo[0] : lo[1], s1 = dir ? hi[0] : hi[1];
+            double tk = dir ? ue : ub, ts = dir ? ub : ue; /* the target across and along */
             for (long k = k0; k <= k1; ++k) {
                 if ((k % 10 == 0) != major) continue;
-                double p[3];
-                for (int i = 0; i < 3; ++i)
-                    p[i] = face[i] + k * cell * across[i] + s0 * along[i];
-                vtx(p);
-                for (int i = 0; i < 3; ++i)
-                    p[i] = face[i] + k * cell * across[i] + s1 * along[i];
-                vtx(p);
+                /* segments of one cell, fading out towards the window's edge like the ground */
+                for (double sa = s0; sa < s1; sa += cell)
+                    for (int end = 0; end < 2; ++end) {
+                        double sv = end ? fmin(sa + cell, s1) : sa, p[3];
+                        double r = hypot(k * cell - tk, sv - ts) / win;
+                        double fade = r < 0.6 ? 1.0 : fmax(0.0, 1.0 - (r - 0.6) / 0.4);
+                        glColor4f(gc[0], gc[1], gc[2], (float)fade);
+                        for (int i = 0; i < 3; ++i)
+                            p[i] = face[i] + k * cell * across[i] + sv * along[i];
+                        vtx(p);
+                    }
             }
         }
         glEnd();
     }
+    glDisable(GL_BLEND);
     glDepthFunc(GL_LESS);
 }
 

@@ -54,8 +54,10 @@ extern const float pfv_col_normal[3];
 extern const float pfv_col_moment[3];
 extern const float pfv_col_cr[3];
 extern const float pfv_col_ca[3];
-/// Grid lines on the ground plane and on static / kinematic boxes' top faces.
+/// Grid lines on the ground plane (light on its dark checker) and on static / kinematic boxes'
+/// top faces (dark on their lit grey-blue).
 extern const float pfv_col_grid[3];
+extern const float pfv_col_grid_box[3];
 /// The second colour of a sphere's octants and a cylinder's cap quadrants (the spin marks).
 extern const float pfv_col_mark[3];
 /// Path colours, one per moving body in the order of the body colours (cycled).

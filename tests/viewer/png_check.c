@@ -17,8 +17,8 @@
  *      150 pixels in the scene band;
  *   7. with --expect-mark, a ball's cream octants (pfv_col_mark under any lighting: bright, nearly
  *      grey, warm) at least 0.3 % of the image in the scene band;
- *   8. with --expect-grid, the grid line colour (pfv_col_grid, unlit) at least 1500 pixels in the
- *      scene band;
+ *   8. with --expect-grid, the grid line colours (pfv_col_grid on the ground, pfv_col_grid_box on
+ *      boxes; unlit) at least 1500 pixels in the scene band;
  *   9. with --expect-overlay, the overlay's white (a closed-form prediction, dashed) at least 150
  *      pixels in the scene band.
  * Prints what it measured; exit status 0 if every check passes, 1 otherwise, 2 on bad usage. */
@@ -33,9 +33,10 @@ static const double background[3] = {0.16, 0.18, 0.23};
 static const double stick[3] = {0.10, 0.85, 0.25};
 static const double slip[3] = {0.95, 0.15, 0.12};
 static const double stock[3] = {0.30, 0.60, 1.00};
-static const double path0[3] = {1.00, 0.80, 0.50}; /* pfv_col_path[0] */
-static const double grid[3] = {0.47, 0.51, 0.58};  /* pfv_col_grid */
-static const double white[3] = {1.00, 1.00, 1.00}; /* the scenes' predictions */
+static const double path0[3] = {1.00, 0.80, 0.50};    /* pfv_col_path[0] */
+static const double grid[3] = {0.47, 0.51, 0.58};     /* pfv_col_grid */
+static const double grid_box[3] = {0.24, 0.29, 0.38}; /* pfv_col_grid_box */
+static const double white[3] = {1.00, 1.00, 1.00};    /* the scenes' predictions */
 
 static int near_colour(const unsigned char *px, const double ref[3], int tol)
 {
@@ -138,7 +139,7 @@ int main(int argc, char **argv)
             n_stock += near_colour(p, stock, 12);
             n_path += near_colour(p, path0, 10);
             n_mark += is_mark(p);
-            n_grid += near_colour(p, grid, 4);
+            n_grid += near_colour(p, grid, 4) || near_colour(p, grid_box, 4);
             n_white += near_colour(p, white, 8);
         }
     double npx = (double)w * h, mean = sum / npx;
