@@ -472,6 +472,15 @@ int pf_scene_state_string(const pfScene *s, char *buf, int size)
     return s->cls->state_string(s, buf, size);
 }
 
+int pf_scene_overlay(const pfScene *s, pfSceneOverlay *out, int max)
+{
+    if (!s || !out || max <= 0 || !s->cls->overlay) return 0;
+    if (max > PF_SCENE_MAX_OVERLAY) max = PF_SCENE_MAX_OVERLAY;
+    memset(out, 0, (size_t)max * sizeof *out);
+    int n = s->cls->overlay(s, out, max);
+    return n < 0 ? 0 : n > max ? max : n;
+}
+
 int pf_scene_csv_header(const pfScene *s, const char *const **names)
 {
     return s->cls->csv_header(names);

@@ -138,6 +138,34 @@ pfOdeContext *pf_scene_ode_context(const pfScene *s);
 /** The scene's geoms (ground / table first, then the moving bodies' geoms); returns the count
  *  (<= PF_SCENE_MAX_GEOMS) and writes up to max of them. */
 int pf_scene_geoms(const pfScene *s, dGeomID *out, int max);
+/// Largest number of overlay items a scene describes (pf_scene_overlay).
+#define PF_SCENE_MAX_OVERLAY 16
+
+/// Kind of an overlay item; the zero value is an unused item.
+typedef enum pfSceneOverlayKind {
+    PF_SCENE_OVERLAY_NONE = 0, ///< nothing (ignored)
+    PF_SCENE_OVERLAY_POINT,    ///< a marker at p
+    PF_SCENE_OVERLAY_LINE,     ///< a segment from p to q
+    PF_SCENE_OVERLAY_ARROW,    ///< a segment from p to q with a head at q
+} pfSceneOverlayKind;
+
+/** One item of a scene's overlay: a closed-form prediction (or other reference geometry) in
+ *  world coordinates, for a viewer to draw over the bodies. The scene only describes it; how it
+ *  is drawn (marker size, line width) is the viewer's business. */
+typedef struct pfSceneOverlay {
+    pfSceneOverlayKind kind;
+    double p[3];    ///< marker position / segment start, world frame [m]
+    double q[3];    ///< segment end, world frame [m] (LINE, ARROW)
+    float rgb[3];   ///< colour, each in [0, 1]
+    int dashed;     ///< 1: draw dashed (a prediction), 0: solid
+    char label[32]; ///< short text drawn beside p (POINT) or q (LINE, ARROW); "" for none
+} pfSceneOverlay;
+
+/** The scene's overlay at its current state, e.g. the pinch's closed-form holding offset d* on
+ *  the bar. Writes up to max items (max <= 0: none) and returns the count written
+ *  (<= PF_SCENE_MAX_OVERLAY); 0 for scenes (or cases) without one. */
+int pf_scene_overlay(const pfScene *s, pfSceneOverlay *out, int max);
+
 /** Short HUD text, e.g. "t=1.234 s  slip  v=0.012 m/s  w=0.3 rad/s  F=0.081 N". Always
  *  NUL-terminated; returns the length that would have been written (snprintf semantics). */
 int pf_scene_state_string(const pfScene *s, char *buf, int size);

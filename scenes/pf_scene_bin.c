@@ -445,4 +445,5 @@ const pfSceneClass pf_scene_class_bin = {
     bin_row,
     bin_metrics,
     bin_state,
+    NULL, /* no overlay */
 };

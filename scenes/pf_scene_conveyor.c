@@ -244,4 +244,5 @@ const pfSceneClass pf_scene_class_conveyor = {
     cv_row,
     cv_metrics,
     cv_state,
+    NULL, /* no overlay */
 };

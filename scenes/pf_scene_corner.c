@@ -291,4 +291,5 @@ const pfSceneClass pf_scene_class_corner = {
     co_row,
     co_metrics,
     co_state,
+    NULL, /* no overlay */
 };

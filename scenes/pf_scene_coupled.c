@@ -275,4 +275,5 @@ const pfSceneClass pf_scene_class_coupled = {
     cp_row,
     cp_metrics,
     cp_state,
+    NULL, /* no overlay */
 };

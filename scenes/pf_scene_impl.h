@@ -20,6 +20,10 @@ typedef struct pfSceneClass {
     int (*csv_row)(const pfScene *s, double *row, int max);
     int (*metrics)(const pfScene *s, pfSceneMetric *out, int max);
     int (*state_string)(const pfScene *s, char *buf, int size);
+    /** Optional (NULL: no overlay): the overlay items at the current state, at most max
+     *  (1 <= max <= PF_SCENE_MAX_OVERLAY, the items zeroed); returns the count written. Last in
+     *  the table: a class initialised without it gets NULL (-Wextra then asks for it). */
+    int (*overlay)(const pfScene *s, pfSceneOverlay *out, int max);
 } pfSceneClass;
 
 struct pfScene {

@@ -474,6 +474,59 @@ static int pn_state(const pfScene *s, char *buf, int size)
                     k->normal[1], s->lcp_messages + s->ode_messages);
 }
 
+/* One overlay line between two points of the bar's frame. */
+static void bar_line(const Pinch *k, pfSceneOverlay *o, const double a[3], const double b[3],
+                     const float rgb[3], int dashed)
+{
+    dVector3 p, q;
+    dBodyGetRelPointPos(k->bar, a[0], a[1], a[2], p);
+    dBodyGetRelPointPos(k->bar, b[0], b[1], b[2], q);
+    o->kind = PF_SCENE_OVERLAY_LINE;
+    for (int j = 0; j < 3; ++j)
+        o->p[j] = p[j], o->q[j] = q[j];
+    memcpy(o->rgb, rgb, sizeof o->rgb);
+    o->dashed = dashed;
+}
+
+/* Overlay: the closed-form holding offset d* (P40-P42) as dashed ticks across the bar's top face
+ * at +-d* from its mass centre, the holding range between them and a dashed post at +d*; the
+ * actual grip point (the fingertips' midpoint on the bar's axis) as a solid marker with a shorter
+ * post, so that the two labels stand apart. The grasp holds while the grip lies between the
+ * ticks. */
+static int pn_overlay(const pfScene *s, pfSceneOverlay *out, int max)
+{
+    const Pinch *k = s->impl;
+    if (!k->bar || max < 7) return 0; /* the limit case has no bodies */
+    const float pred[3] = {1.0f, 1.0f, 1.0f}, grip[3] = {1.0f, 0.75f, 0.95f};
+    const double top = 0.5 * BAR_W, over = 0.8 * BAR_W, d = k->offset_limit;
+    int n = 0;
+    if (d > 0.0) {
+        for (int i = 0; i < 2; ++i) {
+            double x = i ? -d : d, a[3] = {x, -over, top}, b[3] = {x, over, top};
+            bar_line(k, &out[n++], a, b, pred, 1);
+        }
+        double a[3] = {-d, 0, top}, b[3] = {d, 0, top}, c[3] = {d, 0, top + 3.0 * BAR_W};
+        bar_line(k, &out[n++], a, b, pred, 1);
+        bar_line(k, &out[n], b, c, pred, 1);
+        snprintf(out[n++].label, sizeof out[0].label, "d* %.1f mm", 1e3 * d);
+    }
+    /* the grip point on the bar's axis, in the bar's frame */
+    const dReal *t0 = dBodyGetPosition(k->tip[0]), *t1 = dBodyGetPosition(k->tip[1]);
+    dVector3 rel, p;
+    dBodyGetPosRelPoint(k->bar, 0.5 * (t0[0] + t1[0]), 0.5 * (t0[1] + t1[1]), 0.5 * (t0[2] + t1[2]),
+                        rel);
+    dBodyGetRelPointPos(k->bar, rel[0], 0, top, p);
+    pfSceneOverlay *o = &out[n++];
+    o->kind = PF_SCENE_OVERLAY_POINT;
+    for (int j = 0; j < 3; ++j)
+        o->p[j] = p[j];
+    memcpy(o->rgb, grip, sizeof o->rgb);
+    double a[3] = {rel[0], 0, top}, b[3] = {rel[0], 0, top + 1.5 * BAR_W};
+    bar_line(k, &out[n], a, b, grip, 0);
+    snprintf(out[n++].label, sizeof out[0].label, "grip %.1f mm", 1e3 * rel[0]);
+    return n;
+}
+
 const pfSceneClass pf_scene_class_pinch = {
     {"pinch", "a bar held at an offset between two soft fingertips (soft-finger grasp limit)",
      cases, keys},
@@ -485,4 +538,5 @@ const pfSceneClass pf_scene_class_pinch = {
     pn_row,
     pn_metrics,
     pn_state,
+    pn_overlay,
 };

@@ -493,4 +493,5 @@ const pfSceneClass pf_scene_class_skid = {
     sk_row,
     sk_metrics,
     sk_state,
+    NULL, /* no overlay */
 };

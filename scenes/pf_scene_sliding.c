@@ -73,7 +73,8 @@ typedef struct Sliding {
     double gap, gap_raw, vn;      ///< bottom face above the incline (>= 0, and signed) [m], v_n
     double landing_time;          ///< first crossing of the gap through 0 [s] (NAN: not yet)
     int resting, stops;
-    double push0[2]; ///< eccentric: initial world position of the pushed point
+    double push0[2];    ///< eccentric: initial world position of the pushed point
+    double ca_break[3]; ///< eccentric: world position of the predicted CA at breakaway [m]
 } Sliding;
 
 static double sl_dt(const pfScene *s)
@@ -363,6 +364,12 @@ static int sl_step(pfScene *s, double dt, pfError *err)
         if (broke) {
             b->breakaway_force = b->ramp * t_load;
             b->breakaway_time = t_load;
+            if (b->h != 0.0) { /* the overlay's CA stays where motion started (sl_overlay) */
+                dVector3 p;
+                dBodyGetRelPointPos(b->body, -b->rho_g * b->rho_g / b->h, 0, -0.5 * b->H, p);
+                for (int j = 0; j < 3; ++j)
+                    b->ca_break[j] = p[j];
+            }
         }
     }
     if (c == C_FREESLIDE ||
@@ -442,6 +449,42 @@ static int sl_state(const pfScene *s, char *buf, int size)
                     s->t, st, hypot(b->vx, b->vy), b->w, b->fx, b->fy);
 }
 
+/* Overlay of the eccentric push: the push (an arrow onto its body-fixed point (h, -W/2) on the
+ * long side) and the rotation point the closed form predicts for breakaway, the CA of the loads
+ * without friction, P10: the push F along the body's y at x = h gives a_y = F/m and
+ * alpha = h F/J, so r_CA = (-a_y/alpha, 0) = (-J/(m h), 0) = (-rho_g^2/h, 0) from the mass centre,
+ * independent of F (the closed form of test_scene_sliding.c). On the patch plane, body-fixed until
+ * breakaway, then left where the motion started (a prediction of how it starts: the mass centre's
+ * path should leave as an arc about it). */
+static int sl_overlay(const pfScene *s, pfSceneOverlay *out, int max)
+{
+    const Sliding *b = s->impl;
+    if (s->case_index != C_ECCENTRIC) return 0;
+    int n = 0;
+    dVector3 a, c;
+    if (n < max) {
+        dBodyGetRelPointPos(b->body, b->h, -0.5 * b->W - 2.0 * b->W, 0, a);
+        dBodyGetRelPointPos(b->body, b->h, -0.5 * b->W, 0, c);
+        pfSceneOverlay *o = &out[n++];
+        o->kind = PF_SCENE_OVERLAY_ARROW;
+        for (int j = 0; j < 3; ++j)
+            o->p[j] = a[j], o->q[j] = c[j];
+        o->rgb[0] = 1.0f, o->rgb[1] = 0.75f, o->rgb[2] = 0.95f; /* not the friction's yellow */
+        snprintf(o->label, sizeof o->label, "push %.3f N", b->ramp * s->t);
+    }
+    if (n < max && b->h != 0.0) { /* h = 0: a pure translation (P13), no rotation point */
+        dBodyGetRelPointPos(b->body, -b->rho_g * b->rho_g / b->h, 0, -0.5 * b->H, a);
+        pfSceneOverlay *o = &out[n++];
+        o->kind = PF_SCENE_OVERLAY_POINT;
+        for (int j = 0; j < 3; ++j)
+            o->p[j] = isnan(b->breakaway_time) ? a[j] : b->ca_break[j];
+        o->rgb[0] = o->rgb[1] = o->rgb[2] = 1.0f;
+        o->dashed = 1;
+        snprintf(o->label, sizeof o->label, "CA closed form");
+    }
+    return n;
+}
+
 const pfSceneClass pf_scene_class_sliding = {
     {"sliding-blocks", "planar sliding-block case studies of Kardan et al. (docs/physics.md 6)",
      cases, keys},
@@ -453,4 +496,5 @@ const pfSceneClass pf_scene_class_sliding = {
     sl_row,
     sl_metrics,
     sl_state,
+    sl_overlay,
 };

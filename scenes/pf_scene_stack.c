@@ -344,4 +344,5 @@ const pfSceneClass pf_scene_class_stack = {
     st_row,
     st_metrics,
     st_state,
+    NULL, /* no overlay */
 };

@@ -237,4 +237,5 @@ const pfSceneClass pf_scene_class_table = {
     tb_row,
     tb_metrics,
     tb_state,
+    NULL, /* no overlay */
 };

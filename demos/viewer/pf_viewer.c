@@ -18,11 +18,29 @@
 #define SHOT_FPS 60.0
 /// Largest number of physics steps per frame (keeps the window responsive at high speed).
 #define MAX_STEPS_PER_FRAME 4000
+/// Moving bodies whose path is traced (the first ones in the scene's geom order).
+#define PATH_BODIES 32
+/// Points kept per path (a ring: the oldest go first); 4096 x 2 ms is 8 s of motion.
+#define PATH_CAP 4096
+/// Simulated time between path samples [s].
+#define PATH_DT 0.002
+/// A sample is kept only if the body moved this fraction of the ground cell since the last one
+/// (a body at rest does not use up its ring).
+#define PATH_MIN_MOVE 0.01
+
+/// Mass-centre path of one moving body.
+typedef struct Path {
+    dBodyID body;
+    int start, n; ///< ring buffer: n points from start
+    float p[PATH_CAP][3];
+} Path;
 
 typedef struct Side {
     pfScene *scene;
     pfOdeMode mode;
     char error[MSG]; ///< last step error ("" if none)
+    Path path[PATH_BODIES];
+    double path_t; ///< scene time of the last path sample [s] (negative: none yet)
 } Side;
 
 typedef struct Viewer {
@@ -36,6 +54,7 @@ typedef struct Viewer {
     int nparams;
     double dt;
     int paused, step_once, follow, help;
+    int trace, grid, overlay; ///< draw the paths, the grids, the scene's overlay
     double speed;
     double acc;   ///< simulated time owed to the scenes [s]
     double len;   ///< arrow length for |F| = N [m]
@@ -115,10 +134,60 @@ static double body_size(const pfScene *s)
     return best > 0.0 ? best : 0.1;
 }
 
+/* The moving bodies in the order of their first geom (the order of the body colours). */
+static int dynamic_bodies(const pfScene *s, dBodyID *out, int max)
+{
+    dGeomID g[MAX_SCENE_GEOMS];
+    int n = scene_geoms(s, g, MAX_SCENE_GEOMS), nb = 0;
+    for (int i = 0; i < n && nb < max; ++i) {
+        if (dGeomGetClass(g[i]) == dPlaneClass || !geom_is_dynamic(g[i])) continue;
+        dBodyID b = dGeomGetBody(g[i]);
+        int k = 0;
+        while (k < nb && out[k] != b)
+            k++;
+        if (k == nb) out[nb++] = b;
+    }
+    return nb;
+}
+
+static void path_clear(Side *sd)
+{
+    for (int k = 0; k < PATH_BODIES; ++k)
+        sd->path[k].body = 0, sd->path[k].start = sd->path[k].n = 0;
+    sd->path_t = -1.0;
+}
+
+/* One sample of every traced body's mass centre, at most every PATH_DT of simulated time. */
+static void path_sample(Side *sd, double min_move)
+{
+    double t = pf_scene_time(sd->scene);
+    if (sd->path_t >= 0.0 && t - sd->path_t < PATH_DT - 1e-12) return;
+    sd->path_t = t;
+    dBodyID b[PATH_BODIES];
+    int nb = dynamic_bodies(sd->scene, b, PATH_BODIES);
+    for (int k = 0; k < nb; ++k) {
+        Path *pa = &sd->path[k];
+        if (pa->body != b[k]) pa->body = b[k], pa->start = pa->n = 0;
+        const dReal *x = dBodyGetPosition(b[k]);
+        if (pa->n > 0) {
+            const float *l = pa->p[(pa->start + pa->n - 1) % PATH_CAP];
+            if (hypot(hypot(x[0] - l[0], x[1] - l[1]), x[2] - l[2]) < min_move) continue;
+        }
+        int i = (pa->start + pa->n) % PATH_CAP;
+        if (pa->n < PATH_CAP)
+            pa->n++;
+        else
+            pa->start = (pa->start + 1) % PATH_CAP;
+        for (int a = 0; a < 3; ++a)
+            pa->p[i][a] = (float)x[a];
+    }
+}
+
 static void side_free(Side *sd)
 {
     pf_scene_destroy(sd->scene);
     sd->scene = NULL;
+    path_clear(sd);
 }
 
 static int side_create(Viewer *v, Side *sd, pfOdeMode mode, char *msg)
@@ -185,9 +254,13 @@ static void step_all(Viewer *v, long steps)
         Side *sd = &v->side[k];
         pfError err;
         memset(&err, 0, sizeof err);
-        for (long i = 0; i < steps && !sd->error[0]; ++i)
+        if (sd->path_t < 0.0) path_sample(sd, 0.0); /* the start point */
+        for (long i = 0; i < steps && !sd->error[0]; ++i) {
             if (pf_scene_step(sd->scene, v->dt, &err) != PF_OK)
                 snprintf(sd->error, sizeof sd->error, "step failed: %s", err.message);
+            else
+                path_sample(sd, PATH_MIN_MOVE * v->cell);
+        }
     }
 }
 
@@ -229,6 +302,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
             v->side[k].error[0] = '\0';
             if (pf_scene_reset(v->side[k].scene, &err) != PF_OK)
                 snprintf(v->side[k].error, MSG, "reset failed: %s", err.message);
+            path_clear(&v->side[k]);
         }
         v->acc = 0.0;
         set_status(v, "reset");
@@ -267,6 +341,18 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
     case GLFW_KEY_C:
         v->follow = !v->follow;
         set_status(v, v->follow ? "camera follows the bodies" : "camera fixed");
+        break;
+    case GLFW_KEY_T:
+        v->trace = !v->trace;
+        set_status(v, v->trace ? "paths shown" : "paths hidden (still recorded)");
+        break;
+    case GLFW_KEY_G:
+        v->grid = !v->grid;
+        set_status(v, v->grid ? "grids shown" : "grids hidden");
+        break;
+    case GLFW_KEY_O:
+        v->overlay = !v->overlay;
+        set_status(v, v->overlay ? "closed-form overlay shown" : "closed-form overlay hidden");
         break;
     case GLFW_KEY_H:
         v->help = !v->help;
@@ -348,7 +434,7 @@ static void draw_scene_3d(Viewer *v, const Side *sd, pfvLabels *labels)
     dGeomID g[MAX_SCENE_GEOMS];
     int n = scene_geoms(sd->scene, g, MAX_SCENE_GEOMS);
     for (int i = 0; i < n; ++i)
-        if (dGeomGetClass(g[i]) == dPlaneClass) pfv_draw_plane(&v->cam, g[i], v->cell);
+        if (dGeomGetClass(g[i]) == dPlaneClass) pfv_draw_plane(&v->cam, g[i], v->cell, v->grid);
     glClear(GL_DEPTH_BUFFER_BIT); /* the checkerboard never hides a body */
     dBodyID seen[MAX_SCENE_GEOMS];
     int nseen = 0;
@@ -366,12 +452,28 @@ static void draw_scene_3d(Viewer *v, const Side *sd, pfvLabels *labels)
             col = body_palette[k % (int)(sizeof body_palette / sizeof body_palette[0])];
         }
         pfv_draw_geom(g[i], col);
+        /* tables and floors made of boxes (static or kinematic) get a grid fixed to them */
+        if (v->grid && (!b || dBodyIsKinematic(b))) pfv_draw_box_grid(&v->cam, g[i], v->cell);
     }
+    if (v->trace)
+        for (int k = 0; k < PATH_BODIES; ++k) {
+            const Path *pa = &sd->path[k];
+            if (!pa->body) continue;
+            const dReal *x = dBodyGetPosition(pa->body);
+            double now[3] = {x[0], x[1], x[2]};
+            pfv_draw_path((const float(*)[3])pa->p, PATH_CAP, pa->start, pa->n, now,
+                          pfv_col_path[k % PFV_PATH_COLOURS]);
+        }
     pfOdeContext *ctx = pf_scene_ode_context(sd->scene);
     int np = ctx ? pf_ode_patch_count(ctx) : 0;
     for (int i = 0; i < np; ++i) {
         pfOdePatchInfo p;
         if (pf_ode_get_patch(ctx, i, &p) == PF_OK) pfv_draw_patch(&v->cam, &p, v->len, labels);
+    }
+    if (v->overlay) {
+        pfSceneOverlay ov[PF_SCENE_MAX_OVERLAY];
+        int no = pf_scene_overlay(sd->scene, ov, PF_SCENE_MAX_OVERLAY);
+        pfv_draw_overlay(&v->cam, ov, no, 0.5 * v->len, labels);
     }
 }
 
@@ -472,8 +574,9 @@ static void draw_hud(Viewer *v, const Side *sd, int x0, int y0, int w, int h,
 static void draw_global_hud(Viewer *v, int win_w, int win_h)
 {
     pfv_begin_2d(0, 0, win_w, win_h, win_h);
+    /* at most 104 characters: the line fits 1280 pixels at scale 2 (Esc quit is in the help) */
     const char *keys = "Space pause  S step  R reset  +/- speed  F friction  V split  C follow  "
-                       "H help  Esc quit";
+                       "T path  G grid  O overlay  H help";
     if (v->split) {
         glColor3f(0.0f, 0.0f, 0.0f);
         glLineWidth(3.0f);
@@ -508,15 +611,20 @@ static void draw_global_hud(Viewer *v, int win_w, int win_h)
     if (v->help) {
         const char *help = "Mouse: left drag orbit, right drag pan, wheel zoom\n"
                            "Space  pause / run          S or .  one physics step\n"
+                           "Esc/Q  quit\n"
                            "R      reset the scene      + / -   speed x2 / x0.5\n"
                            "F      friction mode (stock, exact, pade; restarts)\n"
                            "V/Tab  side by side: stock | patch, lock-step\n"
                            "C      camera follows the bodies on / off\n"
+                           "T      mass-centre paths on / off   G  grids on / off\n"
+                           "O      the scene's closed-form overlay on / off\n"
                            "Arrows: yellow friction force on the body (|F|/N scaled),\n"
                            "pale blue normal, pink arc friction moment about the normal.\n"
                            "Patch: green stick, red slip, blue stock / point friction.\n"
-                           "CR centre of rotation, CA centre of zero acceleration.";
-        float hw = pfv_text_width(2.0f, help) + 30.0f, hh = 10 * PFV_FONT_LINE * 2.0f + 30.0f;
+                           "CR centre of rotation, CA centre of zero acceleration.\n"
+                           "Paths: a light tint of each body's colour. Balls: octants.\n"
+                           "Overlay: dashed = closed-form prediction (pinch d*, CA).";
+        float hw = pfv_text_width(2.0f, help) + 30.0f, hh = 16 * PFV_FONT_LINE * 2.0f + 30.0f;
         float hx = 0.5f * ((float)win_w - hw), hy = 0.5f * ((float)win_h - hh);
         const float opaque[4] = {col_panel[0], col_panel[1], col_panel[2], 0.92f};
         pfv_rect(hx, hy, hw, hh, opaque);
@@ -621,8 +729,8 @@ int pf_viewer_main(pfCliOptions *o)
     for (const char *k = keys; k && *k; ++k)
         if (!key_of_char(*k)) {
             fprintf(stderr,
-                    "pf-demo: --set keys=%s: no key for '%c' (use space . s r + - f v c h)\n", keys,
-                    *k);
+                    "pf-demo: --set keys=%s: no key for '%c' (use space . s r + - f v c t g o h)\n",
+                    keys, *k);
             return 2;
         }
     for (int i = 0; i < o->nset; ++i)
@@ -636,6 +744,7 @@ int pf_viewer_main(pfCliOptions *o)
     v->dt = o->dt;
     v->speed = 1.0;
     v->follow = 1;
+    v->trace = v->grid = v->overlay = 1;
     if (build_sides(v, msg)) {
         fprintf(stderr, "pf-demo: %s\n", msg);
         for (int k = 0; k < 2; ++k)

@@ -20,6 +20,20 @@ const float pfv_col_normal[3] = {0.75f, 0.85f, 1.00f};
 const float pfv_col_moment[3] = {1.00f, 0.45f, 0.95f};
 const float pfv_col_cr[3] = {0.10f, 0.95f, 0.95f};
 const float pfv_col_ca[3] = {1.00f, 0.60f, 0.20f};
+const float pfv_col_grid[3] = {0.47f, 0.51f, 0.58f};
+const float pfv_col_grid_box[3] = {0.24f, 0.29f, 0.38f};
+const float pfv_col_mark[3] = {0.96f, 0.94f, 0.86f};
+const float pfv_col_path[PFV_PATH_COLOURS][3] = {
+    {1.00f, 0.80f, 0.50f}, /* apricot, after the orange body */
+    {0.55f, 0.90f, 1.00f}, /* light teal */
+    {0.82f, 0.70f, 1.00f}, /* light violet */
+    {0.98f, 0.93f, 0.60f}, /* light sand */
+};
+/* the grids' every 10th line */
+static const float col_grid_major[3] = {0.60f, 0.64f, 0.71f};
+static const float col_grid_box_major[3] = {0.16f, 0.20f, 0.28f};
+/* grid window: lines within this many cells of the camera target */
+#define GRID_CELLS 40
 
 /* ---------------------------------------------------------------------------------------- */
 /* small vector helpers                                                                      */
@@ -181,7 +195,7 @@ void pfv_label(pfvLabels *l, const pfvCamera *c, const double p[3], const float 
 /* geoms                                                                                     */
 /* ---------------------------------------------------------------------------------------- */
 
-void pfv_draw_plane(const pfvCamera *c, dGeomID plane, double cell)
+void pfv_draw_plane(const pfvCamera *c, dGeomID plane, double cell, int grid)
 {
     dVector4 prm;
     dGeomPlaneGetParams(plane, prm);
@@ -194,7 +208,7 @@ void pfv_draw_plane(const pfvCamera *c, dGeomID plane, double cell)
     /* cells snapped to the plane's own grid, centred under the camera target */
     double rel[3] = {c->target[0] - o[0], c->target[1] - o[1], c->target[2] - o[2]};
     long iu0 = lround(dot3(rel, u) / cell), iv0 = lround(dot3(rel, v) / cell);
-    const int K = 40;
+    const int K = GRID_CELLS;
     glDisable(GL_LIGHTING);
     glBegin(GL_QUADS);
     for (long i = iu0 - K; i < iu0 + K; ++i)
@@ -215,6 +229,34 @@ void pfv_draw_plane(const pfvCamera *c, dGeomID plane, double cell)
             }
         }
     glEnd();
+    if (!grid) return;
+    /* grid lines on the cell edges, drawn over the cells without depth test (no z-fighting; the
+     * viewer clears depth after the ground anyway), fading out with the checkerboard */
+    glDisable(GL_DEPTH_TEST);
+    for (int major = 0; major < 2; ++major) {
+        const float *gc = major ? col_grid_major : pfv_col_grid;
+        glLineWidth(major ? 2.0f : 1.5f);
+        glBegin(GL_LINES);
+        for (int dir = 0; dir < 2; ++dir)
+            for (long i = -K; i <= K; ++i) {
+                long line = (dir ? iv0 : iu0) + i;
+                if ((line % 10 == 0) != major) continue;
+                for (long j = -K; j < K; ++j)
+                    for (int e = 0; e < 2; ++e) {
+                        double r = hypot((double)i, (double)(j + e)) / K;
+                        double fade = r < 0.6 ? 1.0 : fmax(0.0, 1.0 - (r - 0.6) / 0.4);
+                        glColor3d(pfv_col_background[0] + fade * (gc[0] - pfv_col_background[0]),
+                                  pfv_col_background[1] + fade * (gc[1] - pfv_col_background[1]),
+                                  pfv_col_background[2] + fade * (gc[2] - pfv_col_background[2]));
+                        double a = (double)line, b = (double)((dir ? iu0 : iv0) + j + e), p[3];
+                        for (int k = 0; k < 3; ++k)
+                            p[k] = o[k] + cell * (dir ? b * u[k] + a * v[k] : a * u[k] + b * v[k]);
+                        vtx(p);
+                    }
+            }
+        glEnd();
+    }
+    glEnable(GL_DEPTH_TEST);
 }
 
 static void box_faces(double lx, double ly, double lz)
@@ -241,23 +283,32 @@ static void box_faces(double lx, double ly, double lz)
     glEnd();
 }
 
-/* Sphere of radius r centred at z0 on the local z axis, latitudes [lat0, lat1]. */
-static void sphere_band(double r, double z0, double lat0, double lat1, int stacks, int slices)
+/* Sphere of radius r centred at z0 on the local z axis, latitudes [lat0, lat1]. With marks (rgb
+ * given), its octants alternate between rgb and pfv_col_mark (a beach ball: spin about any axis
+ * shows); slices a multiple of 4 and an even number of stacks over the full sphere keep the
+ * octant edges on quad edges. */
+static void sphere_band(double r, double z0, double lat0, double lat1, int stacks, int slices,
+                        const float *rgb)
 {
+    glBegin(GL_QUADS);
     for (int i = 0; i < stacks; ++i) {
         double a0 = lat0 + (lat1 - lat0) * i / stacks, a1 = lat0 + (lat1 - lat0) * (i + 1) / stacks;
-        glBegin(GL_QUAD_STRIP);
-        for (int j = 0; j <= slices; ++j) {
-            double t = 2.0 * M_PI * j / slices;
-            double n1[3] = {cos(a1) * cos(t), cos(a1) * sin(t), sin(a1)};
-            double n0[3] = {cos(a0) * cos(t), cos(a0) * sin(t), sin(a0)};
-            glNormal3dv(n1);
-            glVertex3d(r * n1[0], r * n1[1], z0 + r * n1[2]);
-            glNormal3dv(n0);
-            glVertex3d(r * n0[0], r * n0[1], z0 + r * n0[2]);
+        for (int j = 0; j < slices; ++j) {
+            double t0 = 2.0 * M_PI * j / slices, t1 = 2.0 * M_PI * (j + 1) / slices;
+            if (rgb) {
+                double am = 0.5 * (a0 + a1), tm = 0.5 * (t0 + t1);
+                int odd = (cos(tm) > 0.0) ^ (sin(tm) > 0.0) ^ (sin(am) > 0.0);
+                glColor3fv(odd ? pfv_col_mark : rgb);
+            }
+            double a[4] = {a0, a0, a1, a1}, t[4] = {t0, t1, t1, t0};
+            for (int k = 0; k < 4; ++k) {
+                double n[3] = {cos(a[k]) * cos(t[k]), cos(a[k]) * sin(t[k]), sin(a[k])};
+                glNormal3dv(n);
+                glVertex3d(r * n[0], r * n[1], z0 + r * n[2]);
+            }
         }
-        glEnd();
     }
+    glEnd();
 }
 
 static void cylinder_side(double r, double l, int slices)
@@ -272,14 +323,18 @@ static void cylinder_side(double r, double l, int slices)
     glEnd();
 }
 
-static void cylinder_cap(double r, double z, double s, int slices)
+/* A cap; with marks (rgb given) its quadrants alternate between rgb and pfv_col_mark (slices a
+ * multiple of 4), so that spin about the axis shows. */
+static void cylinder_cap(double r, double z, double s, int slices, const float *rgb)
 {
-    glBegin(GL_TRIANGLE_FAN);
+    glBegin(GL_TRIANGLES);
     glNormal3d(0.0, 0.0, s);
-    glVertex3d(0.0, 0.0, z);
-    for (int j = 0; j <= slices; ++j) {
-        double t = s * 2.0 * M_PI * j / slices;
-        glVertex3d(r * cos(t), r * sin(t), z);
+    for (int j = 0; j < slices; ++j) {
+        double t0 = s * 2.0 * M_PI * j / slices, t1 = s * 2.0 * M_PI * (j + 1) / slices;
+        if (rgb) glColor3fv((4 * j / slices) & 1 ? pfv_col_mark : rgb);
+        glVertex3d(0.0, 0.0, z);
+        glVertex3d(r * cos(t0), r * sin(t0), z);
+        glVertex3d(r * cos(t1), r * sin(t1), z);
     }
     glEnd();
 }
@@ -293,6 +348,8 @@ void pfv_draw_geom(dGeomID g, const float rgb[3])
                     R[2], R[6], R[10], 0, pos[0], pos[1], pos[2], 1};
     glEnable(GL_LIGHTING);
     glColor3fv(rgb);
+    glEnable(GL_POLYGON_OFFSET_FILL); /* lines on the faces (grids, edges) win the depth test */
+    glPolygonOffset(1.0f, 1.0f);
     glPushMatrix();
     switch (cls) {
     case dBoxClass: {
@@ -304,15 +361,15 @@ void pfv_draw_geom(dGeomID g, const float rgb[3])
     }
     case dSphereClass:
         glMultMatrixd(m);
-        sphere_band(dGeomSphereGetRadius(g), 0.0, -0.5 * M_PI, 0.5 * M_PI, 16, 32);
+        sphere_band(dGeomSphereGetRadius(g), 0.0, -0.5 * M_PI, 0.5 * M_PI, 16, 32, rgb);
         break;
     case dCylinderClass: {
         dReal r, l;
         dGeomCylinderGetParams(g, &r, &l);
         glMultMatrixd(m);
         cylinder_side(r, l, 40);
-        cylinder_cap(r, 0.5 * l, 1.0, 40);
-        cylinder_cap(r, -0.5 * l, -1.0, 40);
+        cylinder_cap(r, 0.5 * l, 1.0, 40, rgb);
+        cylinder_cap(r, -0.5 * l, -1.0, 40, rgb);
         break;
     }
     case dCapsuleClass: {
@@ -320,8 +377,8 @@ void pfv_draw_geom(dGeomID g, const float rgb[3])
         dGeomCapsuleGetParams(g, &r, &l);
         glMultMatrixd(m);
         cylinder_side(r, l, 32);
-        sphere_band(r, 0.5 * l, 0.0, 0.5 * M_PI, 8, 32);
-        sphere_band(r, -0.5 * l, -0.5 * M_PI, 0.0, 8, 32);
+        sphere_band(r, 0.5 * l, 0.0, 0.5 * M_PI, 8, 32, NULL);
+        sphere_band(r, -0.5 * l, -0.5 * M_PI, 0.0, 8, 32, NULL);
         break;
     }
     case dTriMeshClass: { /* its triangles (dGeomTriMeshGetTriangle gives them in world), front
@@ -355,6 +412,7 @@ void pfv_draw_geom(dGeomID g, const float rgb[3])
     }
     }
     glPopMatrix();
+    glDisable(GL_POLYGON_OFFSET_FILL);
     /* dark silhouette edges of boxes make their orientation readable */
     if (cls == dBoxClass) {
         dVector3 l;
@@ -380,6 +438,95 @@ void pfv_draw_geom(dGeomID g, const float rgb[3])
         glEnd();
         glPopMatrix();
     }
+}
+
+void pfv_draw_box_grid(const pfvCamera *c, dGeomID g, double cell)
+{
+    if (dGeomGetClass(g) != dBoxClass || !(cell > 0.0)) return;
+    dVector3 l;
+    dGeomBoxGetLengths(g, l);
+    const dReal *pos = dGeomGetPosition(g), *R = dGeomGetRotation(g);
+    double ax[3][3], h[3] = {0.5 * l[0], 0.5 * l[1], 0.5 * l[2]};
+    for (int a = 0; a < 3; ++a)
+        for (int i = 0; i < 3; ++i)
+            ax[a][i] = R[4 * i + a]; /* the box's axis a in world: column a of R */
+    /* the face looking most along up */
+    int fa = 0;
+    double best = 0.0;
+    for (int a = 0; a < 3; ++a)
+        if (fabs(dot3(ax[a], c->up)) > fabs(best)) best = dot3(ax[a], c->up), fa = a;
+    if (fabs(best) < 0.5) return;
+    int b = (fa + 1) % 3, e = (fa + 2) % 3;
+    double face[3], rel[3];
+    axpy(face, pos, (best > 0.0 ? 1.0 : -1.0) * h[fa], ax[fa]);
+    for (int i = 0; i < 3; ++i)
+        rel[i] = c->target[i] - pos[i];
+    /* a window of GRID_CELLS cells around the target, on the box's own grid (lines at multiples
+     * of cell from its centre), clipped to the face */
+    double ub = dot3(rel, ax[b]), ue = dot3(rel, ax[e]);
+    long b0 = (long)ceil(fmax(-h[b], ub - GRID_CELLS * cell) / cell);
+    long b1 = (long)floor(fmin(h[b], ub + GRID_CELLS * cell) / cell);
+    long e0 = (long)ceil(fmax(-h[e], ue - GRID_CELLS * cell) / cell);
+    long e1 = (long)floor(fmin(h[e], ue + GRID_CELLS * cell) / cell);
+    double lo[2] = {fmax(-h[b], ub - GRID_CELLS * cell), fmax(-h[e], ue - GRID_CELLS * cell)};
+    double hi[2] = {fmin(h[b], ub + GRID_CELLS * cell), fmin(h[e], ue + GRID_CELLS * cell)};
+    if (b0 > b1 && e0 > e1) return;
+    glDisable(GL_LIGHTING);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    const double win = GRID_CELLS * cell;
+    for (int major = 0; major < 2; ++major) {
+        const float *gc = major ? col_grid_box_major : pfv_col_grid_box;
+        glLineWidth(major ? 2.0f : 1.5f);
+        glBegin(GL_LINES);
+        for (int dir = 0; dir < 2; ++dir) {
+            long k0 = dir ? e0 : b0, k1 = dir ? e1 : b1;
+            const double *along = dir ? ax[b] : ax[e], *across = dir ? ax[e] : ax[b];
+            double s0 = dir ? lo[0] : lo[1], s1 = dir ? hi[0] : hi[1];
+            double tk = dir ? ue : ub, ts = dir ? ub : ue; /* the target across and along */
+            for (long k = k0; k <= k1; ++k) {
+                if ((k % 10 == 0) != major) continue;
+                /* segments of one cell, fading out towards the window's edge like the ground */
+                for (double sa = s0; sa < s1; sa += cell)
+                    for (int end = 0; end < 2; ++end) {
+                        double sv = end ? fmin(sa + cell, s1) : sa, p[3];
+                        double r = hypot(k * cell - tk, sv - ts) / win;
+                        double fade = r < 0.6 ? 1.0 : fmax(0.0, 1.0 - (r - 0.6) / 0.4);
+                        glColor4f(gc[0], gc[1], gc[2], (float)fade);
+                        for (int i = 0; i < 3; ++i)
+                            p[i] = face[i] + k * cell * across[i] + sv * along[i];
+                        vtx(p);
+                    }
+            }
+        }
+        glEnd();
+    }
+    glDisable(GL_BLEND);
+    glDepthFunc(GL_LESS);
+}
+
+void pfv_draw_path(const float (*pts)[3], int cap, int start, int n, const double last[3],
+                   const float rgb[3])
+{
+    if (n + (last != NULL) < 2) return;
+    /* over the bodies (no depth test): the papers' trajectories are often shorter than the block
+     * that traces them, and would otherwise hide inside it */
+    glDisable(GL_LIGHTING);
+    glDisable(GL_DEPTH_TEST);
+    glColor3fv(rgb);
+    glLineWidth(3.0f);
+    glBegin(GL_LINE_STRIP);
+    for (int i = 0; i < n; ++i)
+        glVertex3fv(pts[(start + i) % cap]);
+    if (last) vtx(last);
+    glEnd();
+    glPointSize(7.0f); /* the body's mass centre now */
+    glBegin(GL_POINTS);
+    if (last) vtx(last);
+    glEnd();
+    glEnable(GL_DEPTH_TEST);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -609,6 +756,60 @@ void pfv_draw_patch(const pfvCamera *c, const pfOdePatchInfo *p, double len, pfv
         patch_point(w, ex, ey, 0.7 * r, -0.7 * r, q), vtx(q);
         glEnd();
         pfv_label(labels, c, w, pfv_col_ca, "CA");
+    }
+    glEnable(GL_DEPTH_TEST);
+}
+
+void pfv_draw_overlay(const pfvCamera *c, const pfSceneOverlay *o, int n, double size,
+                      pfvLabels *labels)
+{
+    glDisable(GL_LIGHTING);
+    glDisable(GL_DEPTH_TEST);
+    glLineStipple(2, 0x0F0F);
+    for (int k = 0; k < n; ++k) {
+        const pfSceneOverlay *it = &o[k];
+        if (it->dashed) glEnable(GL_LINE_STIPPLE);
+        glColor3fv(it->rgb);
+        glLineWidth(3.0f);
+        const double *at = it->p;
+        if (it->kind == PF_SCENE_OVERLAY_POINT) {
+            /* a ring with a cross in the horizontal plane (the camera's up as normal) */
+            double r = 0.25 * size, q[3];
+            glBegin(GL_LINE_LOOP);
+            for (int j = 0; j < 32; ++j) {
+                double t = 2.0 * M_PI * j / 32;
+                for (int i = 0; i < 3; ++i)
+                    q[i] = at[i] + r * (cos(t) * c->e1[i] + sin(t) * c->e2[i]);
+                vtx(q);
+            }
+            glEnd();
+            glBegin(GL_LINES);
+            for (int a = 0; a < 2; ++a)
+                for (int sgn = -1; sgn <= 1; sgn += 2) {
+                    axpy(q, at, sgn * 1.4 * r, a ? c->e2 : c->e1);
+                    vtx(q);
+                }
+            glEnd();
+            glPointSize(7.0f);
+            glBegin(GL_POINTS);
+            vtx(at);
+            glEnd();
+        } else if (it->kind == PF_SCENE_OVERLAY_LINE) {
+            glBegin(GL_LINES);
+            vtx(it->p);
+            vtx(it->q);
+            glEnd();
+            at = it->q;
+        } else if (it->kind == PF_SCENE_OVERLAY_ARROW) {
+            double d[3] = {it->q[0] - it->p[0], it->q[1] - it->p[1], it->q[2] - it->p[2]};
+            arrow(it->p, d, 0.15 * size, it->rgb);
+            at = it->q;
+        } else {
+            glDisable(GL_LINE_STIPPLE);
+            continue;
+        }
+        glDisable(GL_LINE_STIPPLE);
+        if (it->label[0]) pfv_label(labels, c, at, it->rgb, it->label);
     }
     glEnable(GL_DEPTH_TEST);
 }

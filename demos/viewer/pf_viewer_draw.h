@@ -3,6 +3,8 @@
 #ifndef PF_VIEWER_DRAW_H
 #define PF_VIEWER_DRAW_H
 
+#include "pf_scene.h"
+
 #include <ode/ode.h>
 #include <patchfriction/pf_ode.h>
 
@@ -37,7 +39,7 @@ typedef struct pfvLabels {
     int n;
     float x[PFV_MAX_LABELS], y[PFV_MAX_LABELS];
     float rgb[PFV_MAX_LABELS][3];
-    char text[PFV_MAX_LABELS][16];
+    char text[PFV_MAX_LABELS][32];
 } pfvLabels;
 void pfv_label(pfvLabels *l, const pfvCamera *c, const double p[3], const float rgb[3],
                const char *text);
@@ -52,12 +54,37 @@ extern const float pfv_col_normal[3];
 extern const float pfv_col_moment[3];
 extern const float pfv_col_cr[3];
 extern const float pfv_col_ca[3];
+/// Grid lines on the ground plane (light on its dark checker) and on static / kinematic boxes'
+/// top faces (dark on their lit grey-blue).
+extern const float pfv_col_grid[3];
+extern const float pfv_col_grid_box[3];
+/// The second colour of a sphere's octants and a cylinder's cap quadrants (the spin marks).
+extern const float pfv_col_mark[3];
+/// Path colours, one per moving body in the order of the body colours (cycled).
+#define PFV_PATH_COLOURS 4
+extern const float pfv_col_path[PFV_PATH_COLOURS][3];
 
 /** Ground plane geom (dPlaneClass) as a checkerboard of cells of size cell [m] around the
- *  camera target. */
-void pfv_draw_plane(const pfvCamera *c, dGeomID plane, double cell);
-/// A placeable geom (box, sphere, cylinder, capsule; others as their bounding box) in colour rgb.
+ *  camera target; with grid, also grid lines on the cell edges (brighter every 10th). */
+void pfv_draw_plane(const pfvCamera *c, dGeomID plane, double cell, int grid);
+/** A placeable geom (box, sphere, cylinder, capsule; others as their bounding box) in colour rgb.
+ *  Spheres are drawn in octants of rgb and pfv_col_mark, cylinders with their caps in quadrants,
+ *  so that spin shows. Filled faces are pushed back in depth (polygon offset) so that lines drawn
+ *  on them afterwards (pfv_draw_box_grid) do not fight with them. */
 void pfv_draw_geom(dGeomID g, const float rgb[3]);
+/** Grid lines of spacing cell [m] on the face of box g that looks most along the camera's up
+ *  (none if no face looks up), fixed to the box (they move with it), over a window around the
+ *  camera target. */
+void pfv_draw_box_grid(const pfvCamera *c, dGeomID g, double cell);
+/** A body's path: the ring buffer pts[cap] holding n points from index start (oldest first),
+ *  then the point last (the body now, marked with a dot; NULL for none), as a line strip in rgb
+ *  drawn over the bodies. */
+void pfv_draw_path(const float (*pts)[3], int cap, int start, int n, const double last[3],
+                   const float rgb[3]);
+/** A scene's overlay items (pf_scene_overlay), over the bodies (no depth test); size [m] scales
+ *  markers and arrow heads. Labels are queued in labels. */
+void pfv_draw_overlay(const pfvCamera *c, const pfSceneOverlay *o, int n, double size,
+                      pfvLabels *labels);
 
 /** A patch: outline (from the shape and radius, or the convex hull of the pair's contact points
  *  for rectangles / polygons / point patches), fill in the stick / slip colour, friction force

@@ -203,6 +203,41 @@ START_TEST(test_scene_closed_form_is_reference)
 }
 END_TEST
 
+/* The viewer's overlay (pf_scene_overlay) marks the reference d* on the bar, beside the grip. At
+ * t = 0 the bar lies at the origin along x, so its frame is the world's. */
+START_TEST(test_overlay_marks_reference_limit)
+{
+    pfSceneParam kv[2] = {{"grip", "5"}, {"offset", "0.012"}};
+    pfScene *s = NULL;
+    pfError err;
+    ck_assert_int_eq(pf_scene_create("pinch", "hold", PF_ODE_MODE_EXACT, kv, 2, &s, &err), PF_OK);
+    pfSceneOverlay o[PF_SCENE_MAX_OVERLAY];
+    int n = pf_scene_overlay(s, o, PF_SCENE_MAX_OVERLAY), posts = 0, grips = 0;
+    Limit L = ref_limit(5.0);
+    for (int i = 0; i < n; ++i) {
+        if (!strncmp(o[i].label, "d*", 2)) { /* the dashed post at +d* */
+            ck_assert_int_eq(o[i].kind, PF_SCENE_OVERLAY_LINE);
+            ck_assert_int_eq(o[i].dashed, 1);
+            ck_assert_double_eq_tol(o[i].p[0], L.d_star, 1e-6 * L.d_star);
+            ck_assert_double_eq_tol(o[i].q[0], L.d_star, 1e-6 * L.d_star);
+            posts++;
+        }
+        if (o[i].kind == PF_SCENE_OVERLAY_POINT) { /* the grip point: the fingertips' x */
+            ck_assert_double_eq_tol(o[i].p[0], 0.012, 1e-12);
+            grips++;
+        }
+    }
+    ck_assert_int_eq(posts, 1);
+    ck_assert_int_eq(grips, 1);
+    pf_scene_destroy(s);
+    /* the limit case has no bar, so no overlay */
+    ck_assert_int_eq(pf_scene_create("pinch", "limit", PF_ODE_MODE_EXACT, NULL, 0, &s, &err),
+                     PF_OK);
+    ck_assert_int_eq(pf_scene_overlay(s, o, PF_SCENE_MAX_OVERLAY), 0);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 START_TEST(test_hold_grip_and_radius)
 {
     pfSceneParam kv[2] = {{"grip", "10"}, {"stepper", "world"}};
@@ -386,6 +421,7 @@ int main(void)
     tcase_add_test(tc, test_bad_keys_are_refused);
     tcase_add_test(tc, test_reference_limits);
     tcase_add_test(tc, test_scene_closed_form_is_reference);
+    tcase_add_test(tc, test_overlay_marks_reference_limit);
     tcase_add_test(tc, test_hold_grip_and_radius);
     tcase_add_test(tc, test_limit_holds);
     tcase_add_test(tc, test_ca_holds_to_torsion_only);

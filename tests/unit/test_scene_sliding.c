@@ -14,6 +14,7 @@
 #define REF_CLOSED_FORM_TOL 1e-6 /* reference breakaway vs closed form P10-P12 (relative) */
 #define STOP_TIME_REL_TOL 0.01   /* free slide: stop times vs reference */
 #define STOP_SYNC_TOL 2e-3       /* [s] translation and rotation stop together (patch, ref) */
+#define OVERLAY_POS_TOL 1e-12    /* [m] overlay points vs their closed-form positions */
 
 static const pfOdeMode MODES[3] = {PF_ODE_MODE_EXACT, PF_ODE_MODE_PADE, PF_ODE_MODE_STOCK};
 
@@ -207,6 +208,49 @@ START_TEST(test_bad_input_named)
 }
 END_TEST
 
+/* The viewer's overlay of the eccentric push: the CA of P10, (-J/(m h), 0) from the mass centre in
+ * the block's frame, on the patch plane; left where the motion started after breakaway; none for
+ * h = 0 (a translation) and none in the other cases. */
+START_TEST(test_eccentric_push_overlay)
+{
+    const double L = 0.03, W = 0.01, yaw = 0.3, h = 0.005;
+    pfSceneParam kv[2] = {{"h", "0.005"}, {"yaw", "0.3"}};
+    pfScene *s = NULL;
+    pfError err;
+    ck_assert_int_eq(
+        pf_scene_create("sliding-blocks", "eccentric-push", PF_ODE_MODE_EXACT, kv, 2, &s, &err),
+        PF_OK);
+    pfSceneOverlay o[PF_SCENE_MAX_OVERLAY];
+    ck_assert_int_eq(pf_scene_overlay(s, o, PF_SCENE_MAX_OVERLAY), 2);
+    ck_assert_int_eq(o[1].kind, PF_SCENE_OVERLAY_POINT);
+    double xca = -(L * L + W * W) / 12.0 / h; /* J/m of the box about the normal */
+    ck_assert_double_eq_tol(o[1].p[0], cos(yaw) * xca, OVERLAY_POS_TOL);
+    ck_assert_double_eq_tol(o[1].p[1], sin(yaw) * xca, OVERLAY_POS_TOL);
+    ck_assert_double_eq_tol(o[1].p[2], -1e-5, OVERLAY_POS_TOL); /* the block sinks 10 um */
+    /* past breakaway (about 0.69 s) the block turns away, the point stays */
+    while (pf_scene_time(s) < 0.85)
+        ck_assert_int_eq(pf_scene_step(s, DT, &err), PF_OK);
+    pfSceneOverlay o2[PF_SCENE_MAX_OVERLAY];
+    ck_assert_int_eq(pf_scene_overlay(s, o2, PF_SCENE_MAX_OVERLAY), 2);
+    double moved = hypot(o2[1].p[0] - o[1].p[0], o2[1].p[1] - o[1].p[1]);
+    ck_assert_double_lt(moved, 1e-4); /* it moves only while the block creeps before breakaway */
+    double push_moved = hypot(o2[0].q[0] - o[0].q[0], o2[0].q[1] - o[0].q[1]);
+    ck_assert_double_gt(push_moved, 1e-3); /* the push point moves with the block */
+    pf_scene_destroy(s);
+    pfSceneParam kv0[1] = {{"h", "0"}};
+    ck_assert_int_eq(
+        pf_scene_create("sliding-blocks", "eccentric-push", PF_ODE_MODE_EXACT, kv0, 1, &s, &err),
+        PF_OK);
+    ck_assert_int_eq(pf_scene_overlay(s, o, PF_SCENE_MAX_OVERLAY), 1);
+    pf_scene_destroy(s);
+    ck_assert_int_eq(
+        pf_scene_create("sliding-blocks", "multi-stop", PF_ODE_MODE_EXACT, NULL, 0, &s, &err),
+        PF_OK);
+    ck_assert_int_eq(pf_scene_overlay(s, o, PF_SCENE_MAX_OVERLAY), 0);
+    pf_scene_destroy(s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("scene_sliding");
@@ -218,6 +262,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_general_motion);
     tcase_add_test(tc, test_general_motion_yaw_invariant);
     tcase_add_test(tc, test_eccentric_push_breakaway);
+    tcase_add_test(tc, test_eccentric_push_overlay);
     tcase_add_test(tc, test_free_slide_stops_together);
     tcase_add_test(tc, test_bad_input_named);
     suite_add_tcase(s, tc);
