@@ -371,11 +371,11 @@ static json_t *run_config(const Config *c)
     fprintf(stderr, "pf-peer-ode %s: cost %.1f us/step (%d bodies)\n", c->name, o.cost_step_us,
             o.cost_bodies);
 
-    static char lcp_note[2][96];
+    static char lcp_note[2][160];
     if (lcp_messages > 0) {
         char *t = lcp_note[c->mode == PF_ODE_MODE_STOCK];
         snprintf(t, sizeof lcp_note[0],
-                 "ODE printed 'LCP internal error' %ld times (dWorldStep's solver; counted, "
+                 "ODE printed 'LCP internal error' %ld times (its LCP solver; counted, "
                  "not shown)",
                  lcp_messages);
         note(&o, t);
