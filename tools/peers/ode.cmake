@@ -25,7 +25,7 @@ if(TARGET pf_scenes)
               -DCHECK=$<TARGET_FILE:pf-peer-check> -DOUT=${CMAKE_CURRENT_BINARY_DIR}/peer-ode.json
               "-DCHECK_ARGS=--ode-physics"
               -P ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
-    set_tests_properties(peer_ode_smoke peer_ode_physics PROPERTIES LABELS peer)
+    set_tests_properties(peer_ode_smoke PROPERTIES LABELS peer)
     set_tests_properties(peer_ode_physics PROPERTIES LABELS "peer;long" TIMEOUT 900)
   endif()
 else()
