@@ -2,12 +2,13 @@
  * libbullet-dev, single precision), set up as Bullet's user manual and examples do it:
  * btDiscreteDynamicsWorld with btDbvtBroadphase, btDefaultCollisionConfiguration and the
  * btSequentialImpulseConstraintSolver at its defaults (10 iterations, split impulse, ERP 0.2,
- * warm starting 0.85); stepSimulation(dt, 1, dt), i.e. one fixed 1 ms substep per call; the
- * ground a static btBoxShape (box-box contacts come from btBoxBoxDetector, up to 4 points), as in
- * the manual's HelloWorld; deactivation disabled (a sleeping body ignores applied impulses and
- * would "hold" by sleeping); collision margin 1 mm on shapes smaller than 5 cm (the manual: the
- * default 4 cm margin is for objects larger than about 20 cm). Friction coefficients combine as a
- * product (btManifoldResult), so the ground has friction 1 and each body the case's mu.
+ * warm starting 0.85) plus SOLVER_USE_2_FRICTION_DIRECTIONS (see World); stepSimulation(dt, 1, dt),
+ * i.e. one fixed 1 ms substep per call; the ground a static btBoxShape (box-box contacts come from
+ * btBoxBoxDetector, up to 4 points), as in the manual's HelloWorld; deactivation disabled (a
+ * sleeping body ignores applied impulses and would "hold" by sleeping); collision margin 1 mm on
+ * shapes smaller than 5 cm (the manual: the default 4 cm margin is for objects larger than about 20
+ * cm). Friction coefficients combine as a product (btManifoldResult), so the ground has friction 1
+ * and each body the case's mu.
  *
  * Two configurations:
  *   "default": Coulomb friction only (two friction rows per contact point, a pyramid-free
@@ -70,7 +71,8 @@ double rect_mean_distance(double L, double W)
     return sum / (nx * ny);
 }
 
-/// One Bullet world as the manual builds it, with a static ground box whose top is z = 0.
+/// One Bullet world as the manual builds it, with a static ground box whose top is z = 0 (none
+/// if ground_half is 0).
 class World
 {
   public:
@@ -78,6 +80,12 @@ class World
         : dispatcher(&config), world(&dispatcher, &broadphase, &solver, &config)
     {
         world.setGravity(gravity);
+        /* the second friction row of every contact point, as Bullet's CCDPhysicsDemo and its
+         * multibody world set it: by default a point has one friction row only, along its
+         * sliding direction or, at rest, along an arbitrary tangent, so a resting block creeps
+         * sideways and an eccentric push turns it at a fraction of the force */
+        world.getSolverInfo().m_solverMode |= SOLVER_USE_2_FRICTION_DIRECTIONS;
+        if (ground_half <= 0.0) return;
         ground_shape = new btBoxShape(btVector3(ground_half, ground_half, 0.5));
         shapes.push_back(ground_shape);
         btTransform t;
@@ -177,6 +185,24 @@ double push_breakaway(bool spin, double a, double px, double py)
             b->applyImpulse(f * PF_PEER_DT, R * local); /* rel_pos: from the mass centre, world */
         }
         w.step();
+        if (getenv("DBG") && (k == settle || k % 200 == 0)) {
+            btVector3 q = b->getCenterOfMassPosition(), om = b->getAngularVelocity(),
+                      v = b->getLinearVelocity();
+            std::fprintf(stderr, "DBG k=%ld F=%g pos %g %g %g v %g %g %g w %g %g %g\n", k, F, q.x(),
+                         q.y(), q.z(), v.x(), v.y(), v.z(), om.x(), om.y(), om.z());
+            for (int m = 0; m < w.dispatcher.getNumManifolds(); ++m) {
+                btPersistentManifold *pm = w.dispatcher.getManifoldByIndexInternal(m);
+                for (int c = 0; c < pm->getNumContacts(); ++c) {
+                    btManifoldPoint &cp = pm->getContactPoint(c);
+                    std::fprintf(stderr, "   c%d n %g %g %g d %g imp %g lat %g %g pA %g %g %g\n", c,
+                                 cp.m_normalWorldOnB.x(), cp.m_normalWorldOnB.y(),
+                                 cp.m_normalWorldOnB.z(), cp.getDistance(), cp.m_appliedImpulse,
+                                 cp.m_appliedImpulseLateral1, cp.m_appliedImpulseLateral2,
+                                 cp.getPositionWorldOnA().x(), cp.getPositionWorldOnA().y(),
+                                 cp.getPositionWorldOnA().z());
+                }
+            }
+        }
         if (k >= settle) {
             btVector3 p = b->getWorldTransform() * local;
             if (std::hypot(p.x() - p0.x(), p.y() - p0.y()) > PF_PEER_BREAK_DIST) return F;
@@ -315,12 +341,7 @@ double pinch_ratio(bool spin, Out &o)
     const double dstar = pinch_limit(), tol = quick ? 0.05 : 0.002;
     double lo = 0.0, hi = 0.5 * kBarL - kTipR;
     if (!pinch_holds(spin, 0.0)) {
-        o.notes.push_back(
-            "pinch: null, the grasp fails at offset 0, where only the weight's force share "
-            "(0.49 N against mu N = 5 N) acts: at the load step the sphere-box contact gets a "
-            "second manifold with a 1 cm penetration that throws the bar at 2 m/s (also without "
-            "split impulse; without warm starting 50 ms later). The grasp cannot be expressed "
-            "faithfully with Bullet's default rigid contacts");
+        o.notes.push_back("pinch: null, the bar slips even at offset 0");
         return NAN;
     }
     if (pinch_holds(spin, hi)) {
@@ -405,6 +426,9 @@ json_t *run_config(const Config &c)
     if (quick)
         o.notes.push_back(
             "--quick: ramp 10x faster, creep over 1 s, pinch tol 0.05, cost over 20 steps");
+    o.notes.push_back("two friction rows per contact point (SOLVER_USE_2_FRICTION_DIRECTIONS, as "
+                      "Bullet's demos set it); Bullet's default single row lets resting blocks "
+                      "creep sideways (h = 5 mm breakaway about half of this)");
     o.notes.push_back("loads as impulses each step (applyImpulse(F dt, rel_pos)): Bullet 3.24 "
                       "leaves applyForce's torque out of its friction rows");
     o.notes.push_back("single precision (Debian's libbullet-dev); no Hertz contact: the pinch "
@@ -437,8 +461,9 @@ json_t *run_config(const Config &c)
     json_object_set_new(j, "config", json_string(c.name));
     json_object_set_new(j, "version", json_string(PF_PEER_BULLET_VERSION));
     std::string settings =
-        "btDiscreteDynamicsWorld, btSequentialImpulseConstraintSolver 10 iterations, split "
-        "impulse (threshold -0.04 m), ERP 0.2, warm starting 0.85, stepSimulation(1 ms, 1, 1 ms), "
+        "btDiscreteDynamicsWorld, btSequentialImpulseConstraintSolver 10 iterations, "
+        "SOLVER_USE_2_FRICTION_DIRECTIONS, split impulse (threshold -0.04 m), ERP 0.2, warm "
+        "starting 0.85, stepSimulation(1 ms, 1, 1 ms), "
         "btDbvtBroadphase, static box ground (friction 1; combined = product), deactivation off, "
         "margin 1 mm below 5 cm (disk 0.5 mm)";
     if (c.spin) settings += ", spinning friction mu * mean patch radius, rolling friction 1e-6 m";
