@@ -7,13 +7,13 @@
  * i.e. one fixed 1 ms substep per call; the ground a static btBoxShape (box-box contacts come from
  * btBoxBoxDetector, up to 4 points), as in the manual's HelloWorld; deactivation disabled (a
  * sleeping body ignores applied impulses and would "hold" by sleeping); collision margin 1 mm on
- * shapes smaller than 5 cm (the manual: the default 4 cm margin is for objects larger than about 20
- * cm). Friction coefficients combine as a product (btManifoldResult), so the ground has friction 1
- * and each body the case's mu.
+ * shapes smaller than 5 cm (the default 4 cm exceeds their half extents). Friction coefficients
+ * combine as a product (btManifoldResult), so the ground has friction 1 and each body the case's
+ * mu.
  *
  * Two configurations:
- *   "default": Coulomb friction only (two friction rows per contact point, a pyramid-free
- *     lateral pair along the sliding direction).
+ *   "default": Coulomb friction only: two friction rows per contact point (the first along the
+ *     point's sliding direction), each bounded by mu times the point's normal impulse.
  *   "+ spin": plus spinning (torsional) friction: a torque about the normal up to
  *     spinning * (normal impulse), with spinning = mu times the patch's mean distance from its
  *     centre (the pure-spin capacity over N of a uniformly pressed patch; (3 pi / 16) a for a
@@ -21,9 +21,8 @@
  *     combined rolling friction is > 0, so rolling friction is set to 1e-6 m (negligible
  *     rolling resistance). It adds one torsional row per manifold, at its first point, bounded by
  *     that point's normal impulse alone.
- * Loads are applied as impulses each step (F dt at the point, applyImpulse): Bullet 3.24 leaves
- * the torque of applyForce out of its friction rows, so a force applied with applyForce at an
- * offset would not turn a stuck block.
+ * Loads are applied as impulses each step (F dt at the point, applyImpulse; applyCentralImpulse
+ * at the mass centre): Bullet 3.24 leaves the torque of applyForce out of its friction rows.
  *
  * Usage: pf-peer-bullet --out FILE.json [--quick]. Progress on stderr. */
 #include "pf_peer_cases.h"
