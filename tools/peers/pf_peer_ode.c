@@ -394,7 +394,8 @@ static json_t *run_config(const Config *c)
             note(&o, "pinch: point contacts carry no torsion, the bar turns at any offset");
     } else {
         note(&o, "patchfriction: the adapter's defaults (exact patch friction, CA stick test, "
-                 "coupling auto)");
+                 "coupling auto); the CA test (P10-P12) breaks an eccentric push away a little "
+                 "above the exact limit set (P32; criterion LIMIT), about 3 % at h = 5 mm");
     }
 
     json_t *j = json_object();
