@@ -548,13 +548,15 @@ static double cost_run(int condim, int *bodies, char *note, size_t nnote)
     if (!cost_try(condim, n, &m, &d, why, sizeof why)) {
         snprintf(first_why, sizeof first_why, "%s", why);
         int lo = 0, hi = target;
+        fprintf(stderr, "pf-peer-mujoco:   cost: %d boxes refused (%.100s)\n", target, why);
         while (hi - lo > 1) {
             const int mid = (lo + hi) / 2;
-            fprintf(stderr, "pf-peer-mujoco:   cost: %d boxes refused (%.80s); trying %d\n", hi,
-                    why, mid);
             mjModel *mm = NULL;
             mjData *md = NULL;
-            if (cost_try(condim, mid, &mm, &md, why, sizeof why)) {
+            const int ok = cost_try(condim, mid, &mm, &md, why, sizeof why);
+            fprintf(stderr, "pf-peer-mujoco:   cost: %d boxes %s%.100s%s\n", mid,
+                    ok ? "taken" : "refused (", ok ? "" : why, ok ? "" : ")");
+            if (ok) {
                 lo = mid;
                 if (m) {
                     mj_deleteData(d);
@@ -569,7 +571,10 @@ static double cost_run(int condim, int *bodies, char *note, size_t nnote)
         for (char *p = first_why; *p; ++p)
             if (*p == '\n' || *p == '"') *p = ' ';
         snprintf(note, nnote,
-                 "cost: MuJoCo 2.2.2 did not take %d boxes (%s); the largest count it took is %d",
+                 "cost: MuJoCo 2.2.2 did not take %d boxes (%s) with njmax and nconmax "
+                 "raised for 4 contacts a box (its <size> element); the largest count it took "
+                 "(bisection) is %d: mj_makeData's arrays grow with njmax x nv and njmax^2, so the "
+                 "count depends on this machine's memory",
                  target, first_why, n);
     }
     *bodies = n;
@@ -657,8 +662,8 @@ static json_t *run_config(int condim, double dstar)
     if (condim == 3)
         json_array_append_new(
             notes, json_string("pinch: condim 3 has no torsional friction at the single "
-                               "sphere-box contact, so any offset turns the bar about the grasp "
-                               "axis; the ratio is the bisection's lower end"));
+                               "sphere-box contact: only the soft contact's tangential "
+                               "compliance resists the bar turning about the grasp axis"));
     snprintf(buf, sizeof buf,
              "pinch: MuJoCo's contact is soft (default solref/solimp), not Hertzian; the "
              "fingertips are spheres on slide joints pressed with %g N (qfrc_applied), the bar's "
