@@ -242,9 +242,9 @@ static const char *cell(int c, int row)
 {
     const json_t *o = g_col[c];
     if (!o)
-        return na(pfr_fmt("%s: `%s` was not built or not given to pf-report (--peer), or wrote "
-                          "no such configuration",
-                          g_col_name[c], c < NFIXED ? FIXED_PROG[c] : "its program"));
+        return na(pfr_fmt("`%s` was not built (its engine's Debian package missing) or not given "
+                          "to pf-report (--peer), or wrote no configuration for this column",
+                          c < NFIXED ? FIXED_PROG[c] : "its program"));
     const Row *rw = &ROWS[row];
     const json_t *v = json_object_get(o, rw->key);
     if (rw->index >= 0) v = json_array_get(v, (size_t)rw->index);
@@ -273,7 +273,9 @@ static void write_section(pfrReport *r, FILE *md)
             "plane, dt 1 ms.\n\n"
             "Reference: mu_s m g at h = 0; at h = 5 and 10 mm the limit-set breakaway of the "
             "uniformly pressed rectangle by quadrature of the pointwise Coulomb law (in "
-            "pf-report, independent of the plugin's core); 0 spread and creep; eps = 0.653, the "
+            "pf-report, independent of the plugin's core; the plugin's limit-set criterion "
+            "agrees, while the CA criterion, which pf-reference and the section \"Stick "
+            "criteria\" use, holds more at h = 5 mm); 0 spread and creep; eps = 0.653, the "
             "uniform-disk value of Farkas, Bender and Wolf (Phys. Rev. Lett. 90, 248302, 2003); "
             "pinch ratio 1.\n\n",
             r->quick ? " (**--quick**: creep over 1 s, at most 100 boxes, coarse bisections)" : "",
