@@ -315,8 +315,9 @@ static DiskResult disk_run(int condim)
 /* ------------------------------------------------------------------------------------------- */
 
 /* In-plane displacement [m] of the cube's mass centre over PF_PEER_CREEP_T s after settling:
- * incline (gravity tilted by atan(0.9 mu) about y) or push (0.9 mu m g along x). */
-static double creep(int condim, int incline, double T)
+ * incline (gravity tilted by atan(0.9 mu) about y) or push (0.9 mu m g along x); first: the
+ * displacement after the first second (or T if shorter). */
+static double creep(int condim, int incline, double T, double *first)
 {
     const double a = atan(PF_PEER_CREEP_FRACTION * PF_PEER_CREEP_MU);
     double g[3] = {0, 0, -PF_PEER_G};
@@ -347,7 +348,10 @@ static double creep(int condim, int incline, double T)
     if (!incline)
         d->xfrc_applied[6] =
             PF_PEER_CREEP_FRACTION * PF_PEER_CREEP_MU * PF_PEER_CREEP_MASS * PF_PEER_G;
-    if (steps(m, d, (int)lround(T / PF_PEER_DT), why, sizeof why)) die_model("creep", why);
+    const double t1 = T < 1.0 ? T : 1.0;
+    if (steps(m, d, (int)lround(t1 / PF_PEER_DT), why, sizeof why)) die_model("creep", why);
+    *first = hypot(d->xipos[3] - x0, d->xipos[4] - y0);
+    if (steps(m, d, (int)lround((T - t1) / PF_PEER_DT), why, sizeof why)) die_model("creep", why);
     const double s = hypot(d->xipos[3] - x0, d->xipos[4] - y0);
     mj_deleteData(d);
     mj_deleteModel(m);
@@ -573,12 +577,14 @@ static double cost_run(int condim, int *bodies, char *note, size_t nnote)
         snprintf(note, nnote,
                  "cost: MuJoCo 2.2.2 did not take %d boxes (%s) with njmax and nconmax "
                  "raised for 4 contacts a box (its <size> element); the largest count it took "
-                 "(bisection) is %d: mj_makeData's arrays grow with njmax x nv and njmax^2, so the "
-                 "count depends on this machine's memory",
-                 target, first_why, n);
+                 "(bisection) is %d, where mjData holds a %.2f GB stack and a %.2f GB buffer "
+                 "(both sized from njmax and nv; this machine had more memory free)",
+                 target, first_why, n, d ? 8e-9 * d->nstack : NAN, d ? 1e-9 * d->nbuffer : NAN);
     }
     *bodies = n;
     if (!m) return NAN;
+    fprintf(stderr, "pf-peer-mujoco:   cost: %d boxes, mjData buffer %d bytes, stack %d mjtNums\n",
+            n, d->nbuffer, d->nstack);
     double t0 = now_s();
     if (steps(m, d, PF_PEER_COST_STEPS, why, sizeof why)) die_model("cost", why);
     const double us = (now_s() - t0) / PF_PEER_COST_STEPS * 1e6;
@@ -650,8 +656,15 @@ static json_t *run_config(int condim, double dstar)
 
     const double T = g_quick ? 1.0 : PF_PEER_CREEP_T;
     fprintf(stderr, "pf-peer-mujoco: condim %d: creep (%g s)\n", condim, T);
-    json_object_set_new(o, "creep_incline_m", num_or_null(creep(condim, 1, T)));
-    json_object_set_new(o, "creep_push_m", num_or_null(creep(condim, 0, T)));
+    double first_incl, first_push;
+    const double incl = creep(condim, 1, T, &first_incl), push_d = creep(condim, 0, T, &first_push);
+    json_object_set_new(o, "creep_incline_m", num_or_null(incl));
+    json_object_set_new(o, "creep_push_m", num_or_null(push_d));
+    snprintf(buf, sizeof buf,
+             "creep: of the %.3g m on the incline, %.3g m came in the first second; of the %.3g m "
+             "under the push (applied at once), %.3g m",
+             incl, first_incl, push_d, first_push);
+    json_array_append_new(notes, json_string(buf));
     if (g_quick) json_array_append_new(notes, json_string("--quick: creep over 1 s, not 10 s"));
 
     fprintf(stderr, "pf-peer-mujoco: condim %d: pinch (bisection)\n", condim);
