@@ -22,6 +22,7 @@
 #include "pf_peer_cases.h"
 
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <mujoco/mujoco.h>
 #include <setjmp.h>
@@ -574,12 +575,18 @@ static double cost_run(int condim, int *bodies, char *note, size_t nnote)
         n = lo;
         for (char *p = first_why; *p; ++p)
             if (*p == '\n' || *p == '"') *p = ' ';
+        const double buf = d ? (double)d->nbuffer : NAN;
+        /* at the cap, the buffer's byte count (an int in 2.2.2's mjData) is what ran out */
+        const int at_int_cap = buf > 0.99 * INT_MAX;
         snprintf(note, nnote,
-                 "cost: MuJoCo 2.2.2 did not take %d boxes (%s) with njmax and nconmax "
-                 "raised for 4 contacts a box (its <size> element); the largest count it took "
-                 "(bisection) is %d, where mjData holds a %.2f GB stack and a %.2f GB buffer "
-                 "(both sized from njmax and nv; this machine had more memory free)",
-                 target, first_why, n, d ? 8e-9 * d->nstack : NAN, d ? 1e-9 * d->nbuffer : NAN);
+                 "cost: MuJoCo 2.2.2 did not take %d boxes (%s) with njmax and nconmax raised "
+                 "for 4 contacts a box (its <size> element); the largest count it took "
+                 "(bisection) is %d, where mjData's buffer is %.0f bytes%s",
+                 target, first_why, n, buf,
+                 at_int_cap ? ", just under 2^31: 2.2.2 keeps its size in an int (mjdata.h: "
+                              "nbuffer) and its constraint arrays grow with njmax x nv and "
+                              "njmax^2, so memory is not what runs out"
+                            : "");
     }
     *bodies = n;
     if (!m) return NAN;

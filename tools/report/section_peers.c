@@ -270,7 +270,8 @@ static void write_section(pfrReport *r, FILE *md)
             "centre. Disk: R = 5 cm, mu 0.3, v0 = R w0 = 1 m/s. Creep: a 1 kg cube, mu 0.6, 10 s "
             "under 0.9 of the friction limit. Pinch: the largest offset of a bar held between two "
             "soft fingertips over the closed-form soft-finger limit. Cost: boxes sliding on a "
-            "plane, dt 1 ms.\n\n"
+            "plane, dt 1 ms, wall-clock time per step while the report's other runs share the "
+            "machine (%d at a time), so compare it within one report only.\n\n"
             "Reference: mu_s m g at h = 0; at h = 5 and 10 mm the limit-set breakaway of the "
             "uniformly pressed rectangle by quadrature of the pointwise Coulomb law (in "
             "pf-report, independent of the plugin's core; the plugin's limit-set criterion "
@@ -279,7 +280,7 @@ static void write_section(pfrReport *r, FILE *md)
             "uniform-disk value of Farkas, Bender and Wolf (Phys. Rev. Lett. 90, 248302, 2003); "
             "pinch ratio 1.\n\n",
             r->quick ? " (**--quick**: creep over 1 s, at most 100 boxes, coarse bisections)" : "",
-            PF_PEER_PUSH_RAMP);
+            PF_PEER_PUSH_RAMP, r->jobs);
     fprintf(md, "| case | reference |");
     for (int c = 0; c < g_ncol; ++c)
         fprintf(md, " %s |", g_col_name[c]);
