@@ -679,6 +679,12 @@ static json_t *run_config(int condim, double dstar)
     json_object_set_new(o, "pinch_ratio", pr >= 0.0 ? json_real(pr) : json_null());
     if (pr < 0.0)
         json_array_append_new(notes, json_string("pinch: the bar slips even at offset 0"));
+    if (condim == 4)
+        json_array_append_new(
+            notes, json_string("pinch: the torsional length is set to the Hertz disk's pure-spin "
+                               "capacity (3 pi/16) a and the load is close to pure spin, so a "
+                               "ratio near 1 checks that hand-set value and the elliptic cone "
+                               "more than a contact model"));
     if (condim == 3)
         json_array_append_new(
             notes, json_string("pinch: condim 3 has no torsional friction at the single "
