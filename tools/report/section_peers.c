@@ -72,12 +72,23 @@ static void plan(pfrReport *r)
     }
 }
 
-/* Column of a configuration (engine, config), or -1 for an extra column. */
-static int fixed_col(const char *engine, const char *config)
+/* s lower-cased (a copy). */
+static char *lower(const char *s)
 {
-    if (!strcmp(engine, "ode")) return strstr(config, "stock") ? COL_ODE_STOCK : COL_ODE_PATCH;
-    if (!strcmp(engine, "mujoco")) return strstr(config, "4") ? COL_MJ4 : COL_MJ3;
-    if (!strcmp(engine, "bullet")) return strstr(config, "spin") ? COL_BULLET_SPIN : COL_BULLET;
+    char *t = pfr_strdup(s);
+    for (char *p = t; *p; ++p)
+        if (*p >= 'A' && *p <= 'Z') *p = (char)(*p - 'A' + 'a');
+    return t;
+}
+
+/* Column of a configuration (engine, config, any case), or -1 for an extra column. */
+static int fixed_col(const char *engine_in, const char *config_in)
+{
+    const char *engine = lower(engine_in), *config = lower(config_in);
+    if (strstr(engine, "patch")) return COL_ODE_PATCH;
+    if (strstr(engine, "ode")) return strstr(config, "stock") ? COL_ODE_STOCK : COL_ODE_PATCH;
+    if (strstr(engine, "mujoco")) return strstr(config, "4") ? COL_MJ4 : COL_MJ3;
+    if (strstr(engine, "bullet")) return strstr(config, "spin") ? COL_BULLET_SPIN : COL_BULLET;
     return -1;
 }
 
@@ -250,7 +261,8 @@ static const char *cell(int c, int row)
     if (rw->index >= 0) v = json_array_get(v, (size_t)rw->index);
     const double x = pfr_json_num(v);
     if (!isfinite(x))
-        return na(pfr_fmt("%s: not measured (null); see its notes below", g_col_name[c]));
+        return na(pfr_fmt("%s: not measured (null or absent in its JSON); see its notes below",
+                          g_col_name[c]));
     char b[32];
     const char *s = pfr_fmt_num(b, sizeof b, x * rw->scale);
     if (row == R_COST) return pfr_fmt("%s (%.0f)", s, pfr_json_get(o, "cost_bodies"));
