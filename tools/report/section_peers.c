@@ -265,7 +265,7 @@ static const char *cell(int c, int row)
                           g_col_name[c]));
     char b[32];
     const char *s = pfr_fmt_num(b, sizeof b, x * rw->scale);
-    if (row == R_COST) return pfr_fmt("%s (%.0f)", s, pfr_json_get(o, "cost_bodies"));
+    if (row == R_COST) return pfr_fmt("%.0f (%.0f)", x, pfr_json_get(o, "cost_bodies"));
     return pfr_strdup(s);
 }
 
