@@ -18,7 +18,8 @@
  * the README, in the order below). The parts are in report/ (report.h lists them).
  *
  * Usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE] [--limit-surfaces PF-LIMIT-SURFACES]
- *                  [--sweep PF-SWEEP] [--demo-patched PF-DEMO [--demo-patched-status FILE]]
+ *                  [--sweep PF-SWEEP] [--peer PF-PEER-ENGINE ...]
+ *                  [--demo-patched PF-DEMO [--demo-patched-status FILE]]
  *                  [--out DIR] [--quick] [--jobs N] [--timeout S]
  * --demo-patched: pf-demo built against the patched ODE, which runs the in-solver coupling when
  * --demo's ODE cannot (the report target of the default build builds it into build-patched/).
@@ -34,8 +35,8 @@
 static const pfrSection *const PFR_SECTIONS[] = {
     &pfr_section_header, &pfr_section_summary, &pfr_section_varying,  &pfr_section_criteria,
     &pfr_section_scenes, &pfr_section_rigs,    &pfr_section_pendulum, &pfr_section_limits,
-    &pfr_section_stacks, &pfr_section_skid,    &pfr_section_corner,   &pfr_section_sweeps,
-    &pfr_section_files,
+    &pfr_section_stacks, &pfr_section_skid,    &pfr_section_corner,   &pfr_section_peers,
+    &pfr_section_sweeps, &pfr_section_files,
 };
 #define NSECTIONS (sizeof PFR_SECTIONS / sizeof PFR_SECTIONS[0])
 
@@ -44,11 +45,13 @@ static void usage(FILE *f)
     fputs("usage: pf-report --demo PF-DEMO [--reference PF-REFERENCE]\n"
           "                 [--limit-surfaces PF-LIMIT-SURFACES] [--sweep PF-SWEEP] [--out DIR]\n"
           "                 [--demo-patched PF-DEMO [--demo-patched-status FILE]]\n"
-          "                 [--quick] [--jobs N] [--timeout S]\n"
+          "                 [--peer PF-PEER-ENGINE]... [--quick] [--jobs N] [--timeout S]\n"
           "Runs every pf-demo scene case in stock, exact and pade friction and the reference,\n"
           "and writes DIR/README.md (default DIR: report) with CSVs and gnuplot PNGs.\n"
           "  --demo-patched PF-DEMO  pf-demo against the patched ODE: the in-solver coupling's\n"
           "            runs when --demo's ODE lacks it; FILE holds \"ok\" or why it was not built\n"
+          "  --peer PF-PEER-ENGINE  a peer-engine program (pf-peer-ode, pf-peer-mujoco,\n"
+          "            pf-peer-bullet; repeatable) for the section \"Against other engines\"\n"
           "  --quick   short runs and fewer cases (the CTest smoke test)\n"
           "  --jobs N  runs at a time (default 2)\n"
           "  --timeout S  longest run [s] before it is killed and the report fails (300)\n",
@@ -72,6 +75,8 @@ static int parse_args(pfrReport *r, int argc, char **argv)
             r->limits = argv[++i];
         else if (!strcmp(a, "--sweep") && has)
             r->sweep = argv[++i];
+        else if (!strcmp(a, "--peer") && has)
+            pfr_add_peer(r, argv[++i]);
         else if (!strcmp(a, "--demo-patched") && has)
             r->demo_patched = argv[++i];
         else if (!strcmp(a, "--demo-patched-status") && has)

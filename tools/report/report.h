@@ -24,6 +24,7 @@
 #define PFR_MAX_ARGS 48
 #define PFR_MAX_SCENES 16
 #define PFR_MAX_CASES 32
+#define PFR_MAX_PEERS 8
 
 /* ---------------------------------------------------------------------------------------- */
 /* util.c: pf-report is a one-shot program: what it allocates lives until exit, reachable from
@@ -120,6 +121,9 @@ typedef struct pfrReport {
     /* arguments */
     const char *demo, *reference, *limits, *out;
     const char *sweep; ///< pf-sweep, NULL: no sweeps section
+    /** pf-peer-* programs (--peer, repeatable): the peer engines of "Against other engines" */
+    const char *peers[PFR_MAX_PEERS];
+    int npeers;
     /** pf-demo built against the patched ODE (--demo-patched), for the in-solver coupling when
      *  demo's ODE lacks it; NULL: none. demo_patched_status: the file in which the report target
      *  recorded how building it went ("ok", or why not). */
@@ -291,6 +295,10 @@ extern const pfrSection pfr_section_stacks;   ///< stacks and piles: stock vs pa
 extern const pfrSection pfr_section_skid; ///< skid steering: stock vs patch vs closed form
 /* corner */
 extern const pfrSection pfr_section_corner; ///< several patches per pair: the corner scene
+/// against other engines: ODE, MuJoCo, Bullet on the cases of tools/peers/pf_peer_cases.h
+extern const pfrSection pfr_section_peers;
+/// --peer PROGRAM: one more pf-peer-* program for pfr_section_peers (at most PFR_MAX_PEERS)
+void pfr_add_peer(pfrReport *r, const char *prog);
 extern const pfrSection pfr_section_sweeps; ///< parameter sweeps (pf-sweep)
 extern const pfrSection pfr_section_files;  ///< what the report directory holds
 
