@@ -257,6 +257,7 @@ static int pu_metrics(const pfScene *s, pfSceneMetric *out, int max)
     const Push *k = s->impl;
     const dReal *p = dBodyGetPosition(k->obj);
     const double slip = k->n ? k->slip_sum / (double)k->n : NAN;
+    const pfOdeCounters c = pf_ode_get_counters(s->pf);
     const pfSceneMetric m[] = {
         {"ratio", k->n ? k->ratio_sum / (double)k->n : NAN},
         {"finger_slip", slip},
@@ -269,6 +270,10 @@ static int pu_metrics(const pfScene *s, pfSceneMetric *out, int max)
          k->ground_steps ? (double)k->ground_slip / (double)k->ground_steps : 0.0},
         {"window_from", WIN_FROM},
         {"window_to", WIN_TO},
+        {"stick_steps", (double)c.stick_steps},
+        {"slip_steps", (double)c.slip_steps},
+        {"point_fallbacks", (double)c.point_fallbacks},
+        {"breakaways", (double)c.breakaways},
         {"ode_messages", (double)(s->lcp_messages + s->ode_messages)},
     };
     const int nm = (int)(sizeof m / sizeof m[0]);
