@@ -220,7 +220,8 @@ static int pu_step(pfScene *s, double dt, pfError *err)
     k->slip_sum += fabs(finger_slip(s, k));
     k->n++;
     pfOdePatchInfo pi;
-    if (s->mode != PF_ODE_MODE_STOCK && pf_ode_find_patch(s->pf, k->obj_geom, k->ground, &pi) == PF_OK) {
+    if (s->mode != PF_ODE_MODE_STOCK &&
+        pf_ode_find_patch(s->pf, k->obj_geom, k->ground, &pi) == PF_OK) {
         k->ground_steps++;
         if (pi.state == PF_ODE_STATE_SLIP) k->ground_slip++;
     }
@@ -245,8 +246,8 @@ static int pu_row(const pfScene *s, double *row, int max)
 {
     const Push *k = s->impl;
     const dReal *p = dBodyGetPosition(k->obj), *v = dBodyGetLinearVel(k->obj);
-    const double r[8] = {s->t, p[0], p[1],  yaw_of(k), v[0], v[1], dBodyGetAngularVel(k->obj)[2],
-                         finger_slip(s, k)};
+    const double r[8] = {
+        s->t, p[0], p[1], yaw_of(k), v[0], v[1], dBodyGetAngularVel(k->obj)[2], finger_slip(s, k)};
     int n = 8 < max ? 8 : max;
     memcpy(row, r, (size_t)n * sizeof *row);
     return n;

@@ -41,10 +41,11 @@ static int push_reference(const pfCliOptions *o)
         fprintf(stderr, "pf-reference: push: the quasi-static solve failed\n");
         return 1;
     }
-    const char *names[] = {"ratio", "finger_slip", "finger_slip_ratio", "finger_sticking",
-                           "x", "y", "yaw", "window_from", "window_to"};
-    const double vals[] = {r.ratio, r.finger_slip, r.finger_slip_ratio, r.finger_sticking, r.x,
-                           r.y, r.yaw, p.t_from, p.t_to};
+    const char *names[] = {"ratio", "finger_slip", "finger_slip_ratio", "finger_sticking", "x",
+                           "y",     "yaw",         "window_from",       "window_to"};
+    const double vals[] = {
+        r.ratio,  r.finger_slip, r.finger_slip_ratio, r.finger_sticking, r.x, r.y, r.yaw,
+        p.t_from, p.t_to};
     const int n = (int)(sizeof vals / sizeof vals[0]);
     if (o->json) {
         pfJson j;

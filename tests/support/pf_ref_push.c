@@ -149,8 +149,7 @@ static int residual(const gsl_vector *x, void *data, gsl_vector *f)
         const double mf = S->p->mu_f * S->slide;
         const double dx = S->n[0] + mf * S->t[0], dy = S->n[1] + mf * S->t[1];
         const double dn = hypot(dx, dy);
-        gsl_vector_set(f, 0,
-                       ((ux - S->vf[0]) * S->n[0] + (uy - S->vf[1]) * S->n[1]) / S->s);
+        gsl_vector_set(f, 0, ((ux - S->vf[0]) * S->n[0] + (uy - S->vf[1]) * S->n[1]) / S->s);
         gsl_vector_set(f, 1, (F[0] * dy - F[1] * dx) / dn);
     }
     gsl_vector_set(f, 2, moment);

@@ -127,7 +127,8 @@ static int run(const char *cs, pfOdeMode mode, const char *stepper, double offse
     char so[32], sm[32];
     snprintf(so, sizeof so, "%.17g", offset);
     snprintf(sm, sizeof sm, "%.17g", mu_f);
-    pfSceneParam kv[4] = {{"stepper", stepper}, {"offset", so}, {"mu_f", sm}, {"coupling", "adapter"}};
+    pfSceneParam kv[4] = {
+        {"stepper", stepper}, {"offset", so}, {"mu_f", sm}, {"coupling", "adapter"}};
     pfScene *s = NULL;
     pfError err;
     int rc = pf_scene_create("push", cs, mode, kv, 4, &s, &err);

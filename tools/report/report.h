@@ -291,6 +291,8 @@ extern const pfrSection pfr_section_stacks;   ///< stacks and piles: stock vs pa
 extern const pfrSection pfr_section_skid; ///< skid steering: stock vs patch vs closed form
 /* corner */
 extern const pfrSection pfr_section_corner; ///< several patches per pair: the corner scene
+/* push */
+extern const pfrSection pfr_section_push; ///< pushing: stock vs patch vs the quasi-static reference
 extern const pfrSection pfr_section_sweeps; ///< parameter sweeps (pf-sweep)
 extern const pfrSection pfr_section_files;  ///< what the report directory holds
 
