@@ -28,8 +28,10 @@
  * the reference: it links only the plugin).
  * What you should see: the finger pushes the object along +x; pushed above its centre line
  * (offset > 0) it turns clockwise while it advances, at a rate set by its support's limit
- * surface: about 2 rad per 10 mm of travel for the block at 20 mm offset. With mu_f = 0 the finger
- * slides along the block's face; the disk pushed by a frictionless finger never turns. */
+ * surface: the quasi-static reference turns the block by 0.13 rad per 10 mm of travel at 20 mm
+ * offset with mu_f = 0.5 (patch friction turns it faster at 1 ms, docs/physics.md §11). With mu_f =
+ * 0 the finger slides along the block's face; the disk pushed by a frictionless finger never turns.
+ */
 #include "pf_scene_impl.h"
 
 #include <math.h>
