@@ -8,8 +8,8 @@
  * (degrees about +z, key yaw, default 0; the block's finger must still meet its -x face, so
  * |yaw| <= 30). The finger, a kinematic sphere of radius 5 mm whose centre is 5.5 mm above the
  * ground (so it never touches it), moves at constant velocity speed (key, default 5 mm/s) along
- * +x on the line y = offset (key, default 20 mm; |offset| < 45 mm for the block, < 45 mm for the
- * disk), starting in contact (2e-5 m deep, inside ODE's surface layer). mu (default 0.5) is the
+ * +x on the line y = offset (key, default 20 mm; |offset| <= 45 mm, and for the block the
+ * finger must meet the face: an error names offset and yaw otherwise), starting in contact (2e-5 m deep, inside ODE's surface layer). mu (default 0.5) is the
  * object-ground coefficient (mu_s = mu_k): patch friction in exact / pade mode (a uniform
  * rectangle or disk under the object), ODE's point friction in stock mode, as in the other
  * scenes. The finger-object contact is ODE's point contact (the adapter's STOCK pair material,
