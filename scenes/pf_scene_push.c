@@ -9,17 +9,17 @@
  * |yaw| <= 30). The finger, a kinematic sphere of radius 5 mm whose centre is 5.5 mm above the
  * ground (so it never touches it), moves at constant velocity speed (key, default 5 mm/s) along
  * +x on the line y = offset (key, default 20 mm; |offset| <= 45 mm, and for the block the
- * finger must meet the face: an error names offset and yaw otherwise), starting in contact (2e-5 m deep, inside ODE's surface layer). mu (default 0.5) is the
- * object-ground coefficient (mu_s = mu_k): patch friction in exact / pade mode (a uniform
- * rectangle or disk under the object), ODE's point friction in stock mode, as in the other
- * scenes. The finger-object contact is ODE's point contact (the adapter's STOCK pair material,
- * dContactApprox1) with coefficient mu_f (key, default 0.5; 0 is a frictionless finger) in every
- * mode: its first friction direction is the horizontal tangent, so its cone in the plane is mu_f.
- * stepper=world (default) or quick; iterations=N (QuickStep).
- * Metrics over the window 0.1 .. 0.3 s (the finger has moved 0.5 .. 1.5 mm at the defaults):
- * ratio, the mean of w_z / |v_G| [rad/m] (the object's twist direction: its rotation per unit
- * travel of G, negative when it turns clockwise seen from above); finger_slip, the mean speed of
- * the finger relative to the object's material point under it, along the contact's horizontal
+ * finger must meet the face: an error names offset and yaw otherwise), starting in contact (2e-5 m
+ * deep, inside ODE's surface layer). mu (default 0.5) is the object-ground coefficient (mu_s =
+ * mu_k): patch friction in exact / pade mode (a uniform rectangle or disk under the object), ODE's
+ * point friction in stock mode, as in the other scenes. The finger-object contact is ODE's point
+ * contact (the adapter's STOCK pair material, dContactApprox1) with coefficient mu_f (key, default
+ * 0.5; 0 is a frictionless finger) in every mode: its first friction direction is the horizontal
+ * tangent, so its cone in the plane is mu_f. stepper=world (default) or quick; iterations=N
+ * (QuickStep). Metrics over the window 0.1 .. 0.3 s (the finger has moved 0.5 .. 1.5 mm at the
+ * defaults): ratio, the mean of w_z / |v_G| [rad/m] (the object's twist direction: its rotation per
+ * unit travel of G, negative when it turns clockwise seen from above); finger_slip, the mean speed
+ * of the finger relative to the object's material point under it, along the contact's horizontal
  * tangent [m/s], finger_slip_ratio = finger_slip / speed, and finger_sticking (1 when that ratio
  * is below 1e-3); x, y, yaw at the end; ground_slip_fraction (patch-steps of the object-ground
  * patch in slip over the window; 0 in stock mode). The quasi-static reference (the limit surface
