@@ -11,7 +11,9 @@ static const pfSceneClass *const classes[] = {
     &pf_scene_class_sliding, &pf_scene_class_coupled, &pf_scene_class_table, &pf_scene_class_stack,
     &pf_scene_class_bin, &pf_scene_class_pinch, &pf_scene_class_conveyor, &pf_scene_class_skid,
     /* several patches per pair */
-    &pf_scene_class_corner};
+    &pf_scene_class_corner,
+    /* quasi-static pushing */
+    &pf_scene_class_push};
 #define N_CLASSES ((int)(sizeof classes / sizeof classes[0]))
 
 int pf_scene_count(void)

@@ -61,6 +61,8 @@ extern const pfSceneClass pf_scene_class_conveyor;
 extern const pfSceneClass pf_scene_class_skid;
 /* several patches per pair */
 extern const pfSceneClass pf_scene_class_corner;
+/* quasi-static pushing */
+extern const pfSceneClass pf_scene_class_push;
 
 /** Fill err (may be NULL) with status and a printf message; returns status. */
 int pfs_fail(pfError *err, int status, const char *fmt, ...)

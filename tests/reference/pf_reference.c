@@ -11,6 +11,7 @@
  * coupled-masses vertical) come from tests/support/pf_ref_varying.c.
  */
 #include "pf_demo_cli.h"
+#include "pf_ref_push.h"
 #include "pf_ref_scenes.h"
 #include "pf_ref_varying.h"
 
@@ -20,18 +21,63 @@
 
 #define MSG 256
 
+/* push: the quasi-static reference (tests/support/pf_ref_push.h), metrics only (JSON or text). */
+static int push_reference(const pfCliOptions *o)
+{
+    char msg[MSG] = "";
+    pfRefPush p;
+    const char *cn = o->case_name ? o->case_name : "block";
+    if (pf_ref_push_default(cn, &p)) {
+        fprintf(stderr, "pf-reference: --case %s: unknown push case (block, disk)\n", cn);
+        return 1;
+    }
+    for (int i = 0; i < o->nset; ++i)
+        if (pf_ref_push_set(&p, o->set_key[i], o->set_val[i], msg, MSG)) {
+            fprintf(stderr, "pf-reference: %s\n", msg);
+            return 1;
+        }
+    pfRefPushResult r;
+    if (pf_ref_push_run(&p, &r)) {
+        fprintf(stderr, "pf-reference: push: the quasi-static solve failed\n");
+        return 1;
+    }
+    const char *names[] = {"ratio", "finger_slip", "finger_slip_ratio", "finger_sticking", "x",
+                           "y",     "yaw",         "window_from",       "window_to"};
+    const double vals[] = {
+        r.ratio,  r.finger_slip, r.finger_slip_ratio, r.finger_sticking, r.x, r.y, r.yaw,
+        p.t_from, p.t_to};
+    const int n = (int)(sizeof vals / sizeof vals[0]);
+    if (o->json) {
+        pfJson j;
+        pf_json_begin(&j, stdout);
+        pf_json_str(&j, "scene", "push");
+        pf_json_str(&j, "case", cn);
+        pf_json_str(&j, "friction", "reference");
+        pf_json_num(&j, "sim_time", p.t_to);
+        for (int i = 0; i < n; ++i)
+            pf_json_num(&j, names[i], vals[i]);
+        pf_json_end(&j);
+    } else {
+        printf("push %s quasi-static reference over %g .. %g s\n", cn, p.t_from, p.t_to);
+        for (int i = 0; i < n; ++i)
+            printf("  %-24s %.9g\n", names[i], vals[i]);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     pfCliOptions o;
     char msg[MSG] = "";
     if (pf_cli_args(argc, argv, "pf-reference", &o)) return 2;
     if (o.help || !o.scene) {
-        fputs("usage: pf-reference sliding-blocks|coupled-masses|shaking-table [--case NAME] "
+        fputs("usage: pf-reference sliding-blocks|coupled-masses|shaking-table|push [--case NAME] "
               "[--set k=v]... [--duration S] [--dt S] [--csv FILE] [--json] "
               "[--friction exact|pade]\n",
               o.help ? stdout : stderr);
         return o.help ? 0 : 2;
     }
+    if (!strcmp(o.scene, "push")) return push_reference(&o);
     pfRefResult r;
     double T = o.duration, dt = o.dt > 0 ? o.dt : 1e-3;
     int rc = 0;

@@ -295,6 +295,8 @@ extern const pfrSection pfr_section_stacks;   ///< stacks and piles: stock vs pa
 extern const pfrSection pfr_section_skid; ///< skid steering: stock vs patch vs closed form
 /* corner */
 extern const pfrSection pfr_section_corner; ///< several patches per pair: the corner scene
+/* push */
+extern const pfrSection pfr_section_push; ///< pushing: stock vs patch vs the quasi-static reference
 /// against other engines: ODE, MuJoCo, Bullet on the cases of tools/peers/pf_peer_cases.h
 extern const pfrSection pfr_section_peers;
 /// --peer PROGRAM: one more pf-peer-* program for pfr_section_peers (at most PFR_MAX_PEERS)

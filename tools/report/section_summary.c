@@ -35,10 +35,18 @@ static int is_patches_scene(const char *s)
     return !strcmp(s, "corner");
 }
 
+/* The push scene has its own section (section_push.c): its reference gives metrics, not a
+ * trajectory. */
+static int is_own_section_scene(const char *s)
+{
+    return !strcmp(s, "push");
+}
+
 static int is_multibody_scene(const char *s)
 {
     return !strcmp(s, "stack") || !strcmp(s, "bin") || !strcmp(s, "pinch") ||
-           !strcmp(s, "conveyor") || !strcmp(s, "skid-steer") || is_patches_scene(s);
+           !strcmp(s, "conveyor") || !strcmp(s, "skid-steer") || is_patches_scene(s) ||
+           is_own_section_scene(s);
 }
 
 static void plan(pfrReport *r)

@@ -1,0 +1,319 @@
+/* push: a kinematic finger pushes a block or a disk across a plane at an offset (quasi-static
+ * pushing, the robotics use of limit surfaces; docs/physics.md §11, P58-P61).
+ *
+ *   block: an aluminium block 60 x 100 x 30 mm (x along the push, 0.486 kg at 2700 kg/m^3); the
+ *          finger touches its -x face (the 100 mm face).
+ *   disk:  an aluminium disk of radius 50 mm, 30 mm high (0.636 kg; an upright dCylinder).
+ * The object stands on the ground plane with its mass centre G at the origin, turned by yaw
+ * (degrees about +z, key yaw, default 0; the block's finger must still meet its -x face, so
+ * |yaw| <= 30). The finger, a kinematic sphere of radius 5 mm whose centre is 5.5 mm above the
+ * ground (so it never touches it), moves at constant velocity speed (key, default 5 mm/s) along
+ * +x on the line y = offset (key, default 20 mm; |offset| <= 45 mm, and for the block the
+ * finger must meet the face: an error names offset and yaw otherwise), starting in contact (2e-5 m
+ * deep, inside ODE's surface layer). mu (default 0.5) is the object-ground coefficient (mu_s =
+ * mu_k): patch friction in exact / pade mode (a uniform rectangle or disk under the object), ODE's
+ * point friction in stock mode, as in the other scenes. The finger-object contact is ODE's point
+ * contact (the adapter's STOCK pair material, dContactApprox1) with coefficient mu_f (key, default
+ * 0.5; 0 is a frictionless finger) in every mode: its first friction direction is the horizontal
+ * tangent, so its cone in the plane is mu_f. stepper=world (default) or quick; iterations=N
+ * (QuickStep). Metrics over the window 0.1 .. 0.3 s (the finger has moved 0.5 .. 1.5 mm at the
+ * defaults): ratio, the mean of w_z / |v_G| [rad/m] (the object's twist direction: its rotation per
+ * unit travel of G, negative when it turns clockwise seen from above); finger_slip, the mean speed
+ * of the finger relative to the object's material point under it, along the contact's horizontal
+ * tangent [m/s], finger_slip_ratio = finger_slip / speed, and finger_sticking (1 when that ratio
+ * is below 1e-3); x, y, yaw at the end; ground_slip_fraction (patch-steps of the object-ground
+ * patch in slip over the window; 0 in stock mode). The quasi-static reference (the limit surface
+ * by cubature, the motion cone of Mason; tests/support/pf_ref_push.c, `pf-reference push`) has
+ * the same metric names; test_scene_push and pf-report compare them (the scene itself never sees
+ * the reference: it links only the plugin).
+ * What you should see: the finger pushes the object along +x; pushed above its centre line
+ * (offset > 0) it turns clockwise while it advances, at a rate set by its support's limit
+ * surface: the quasi-static reference turns the block by 0.13 rad per 10 mm of travel at 20 mm
+ * offset with mu_f = 0.5 (patch friction turns it faster at 1 ms, docs/physics.md §11). With mu_f =
+ * 0 the finger slides along the block's face; the disk pushed by a frictionless finger never turns.
+ */
+#include "pf_scene_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+enum { C_BLOCK, C_DISK };
+static const char *const cases[] = {"block", "disk", NULL};
+static const char *const keys[] = {"offset",  "mu_f",       "speed",    "mu", "yaw",
+                                   "stepper", "iterations", "coupling", NULL};
+
+#define DENSITY 2700.0 /* aluminium [kg/m^3] */
+#define BLOCK_A 0.06   /* along the push (body x) [m] */
+#define BLOCK_B 0.10   /* across (body y) [m] */
+#define HEIGHT 0.03    /* block and disk [m] */
+#define DISK_R 0.05    /* [m] */
+#define FINGER_R 0.005 /* [m] */
+#define FINGER_Z 0.0055
+#define DEPTH 2e-5 /* the finger's initial overlap with the object [m] */
+#define WIN_FROM 0.1
+#define WIN_TO 0.3
+#define STICK_TOL 1e-3 /* finger_slip / speed below this: sticking */
+
+typedef struct Push {
+    double offset, mu_f, speed, mu, yaw;
+    int quick;
+    dBodyID obj, finger;
+    dGeomID obj_geom, finger_geom, ground;
+    double fx0; ///< the finger centre's x at t = 0
+    /* window sums */
+    long n;
+    double ratio_sum, slip_sum;
+    long ground_steps, ground_slip;
+} Push;
+
+/* The finger's centre x at t = 0: touching the block's -x face (body frame x = -A/2 - r) or the
+ * disk's rim, on the line y = offset, DEPTH deep. */
+static double finger_start(const Push *k, int disk)
+{
+    if (disk) return -sqrt(pow(DISK_R + FINGER_R - DEPTH, 2) - k->offset * k->offset);
+    const double c = cos(k->yaw), s = sin(k->yaw);
+    /* body x of the world point (X, offset): X c + offset s = -(A/2 + r - DEPTH) */
+    return (-(0.5 * BLOCK_A + FINGER_R - DEPTH) - k->offset * s) / c;
+}
+
+static int pu_build(pfScene *s, pfError *err)
+{
+    Push *k = calloc(1, sizeof *k);
+    if (!k) return pfs_fail(err, PF_ERR_NO_MEMORY, "push: out of memory");
+    s->impl = k;
+    const int disk = s->case_index == C_DISK;
+    k->offset = 0.02;
+    k->mu_f = 0.5;
+    k->speed = 0.005;
+    k->mu = 0.5;
+    double yaw_deg = 0.0;
+    int rc;
+    PD("offset", &k->offset, -0.045, 0, 0.045, 0);
+    PD("mu_f", &k->mu_f, 0.0, 0, 10.0, 0);
+    PD("speed", &k->speed, 0.0, 1, 1.0, 0);
+    PD("mu", &k->mu, 0.0, 1, 10.0, 0);
+    PD("yaw", &yaw_deg, -30.0, 0, 30.0, 0);
+    k->yaw = yaw_deg * M_PI / 180.0;
+    if (!disk) {
+        /* the finger's line must meet the -x face inside its width */
+        const double yb = k->offset / cos(k->yaw) + (0.5 * BLOCK_A + FINGER_R) * tan(k->yaw);
+        if (fabs(yb) > 0.5 * BLOCK_B - FINGER_R)
+            return pfs_fail(err, PF_ERR_RANGE,
+                            "push: --set offset=%g with yaw=%g: the finger meets the block's face "
+                            "%.4g m from its middle (at most %g)",
+                            k->offset, yaw_deg, yb, 0.5 * BLOCK_B - FINGER_R);
+    }
+    const char *stepper = pfs_param_string(s, "stepper");
+    if (stepper && !strcmp(stepper, "quick"))
+        k->quick = 1;
+    else if (stepper && strcmp(stepper, "world"))
+        return pfs_fail(err, PF_ERR_RANGE, "push: --set stepper=%s: expected world or quick",
+                        stepper);
+    if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
+    s->quick = k->quick;
+    if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
+    dRandSetSeed(1); /* QuickStep's row order: repeatable runs */
+
+    pfOdeMaterial m = pf_ode_default_material();
+    m.mu_s = m.mu_k = k->mu;
+    if (s->mode == PF_ODE_MODE_STOCK) m.mode = PF_ODE_MODE_STOCK;
+    if (s->mode == PF_ODE_MODE_PADE) m.mode = PF_ODE_MODE_PADE;
+    pfError e2;
+    if (pf_ode_set_default_material(s->pf, &m, &e2) != PF_OK)
+        return pfs_fail(err, e2.status, "push: %s", e2.message);
+
+    k->ground = dCreatePlane(s->space, 0, 0, 1, 0);
+    pfs_add_geom(s, k->ground);
+    k->obj = dBodyCreate(s->world);
+    dMass ms;
+    if (disk) {
+        dMassSetCylinderTotal(&ms, DENSITY * M_PI * DISK_R * DISK_R * HEIGHT, 3, DISK_R, HEIGHT);
+        k->obj_geom = dCreateCylinder(s->space, DISK_R, HEIGHT);
+    } else {
+        dMassSetBoxTotal(&ms, DENSITY * BLOCK_A * BLOCK_B * HEIGHT, BLOCK_A, BLOCK_B, HEIGHT);
+        k->obj_geom = dCreateBox(s->space, BLOCK_A, BLOCK_B, HEIGHT);
+    }
+    dBodySetMass(k->obj, &ms);
+    dBodySetPosition(k->obj, 0, 0, 0.5 * HEIGHT);
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 0, 0, 1, k->yaw);
+    dBodySetRotation(k->obj, R);
+    dGeomSetBody(k->obj_geom, k->obj);
+    pfs_add_geom(s, k->obj_geom);
+
+    k->finger = dBodyCreate(s->world);
+    dBodySetKinematic(k->finger);
+    k->fx0 = finger_start(k, disk);
+    dBodySetPosition(k->finger, k->fx0, k->offset, FINGER_Z);
+    dBodySetLinearVel(k->finger, k->speed, 0, 0);
+    k->finger_geom = dCreateSphere(s->space, FINGER_R);
+    dGeomSetBody(k->finger_geom, k->finger);
+    pfs_add_geom(s, k->finger_geom);
+    pfOdeMaterial fm = pf_ode_default_material();
+    fm.mu_s = fm.mu_k = k->mu_f;
+    fm.mode = PF_ODE_MODE_STOCK;
+    if (pf_ode_set_pair_material(s->pf, k->finger_geom, k->obj_geom, &fm, &e2) != PF_OK)
+        return pfs_fail(err, e2.status, "push: finger material: %s", e2.message);
+    s->default_duration = WIN_TO;
+    return PF_OK;
+}
+
+static void pu_free(pfScene *s)
+{
+    free(s->impl);
+}
+
+/* Contact point c (world, in the horizontal plane of G) and the unit normal n into the object:
+ * the block's -x face at the finger's body y, or the disk's rim towards the finger. */
+static void finger_contact(const pfScene *s, const Push *k, double c[2], double n[2])
+{
+    const dReal *g = dBodyGetPosition(k->obj), *f = dBodyGetPosition(k->finger);
+    const double dx = f[0] - g[0], dy = f[1] - g[1];
+    if (s->case_index == C_DISK) {
+        const double d = hypot(dx, dy);
+        n[0] = -dx / d;
+        n[1] = -dy / d;
+        c[0] = g[0] - DISK_R * n[0];
+        c[1] = g[1] - DISK_R * n[1];
+        return;
+    }
+    const dReal *R = dBodyGetRotation(k->obj);
+    const double ex[2] = {R[0], R[4]}, ey[2] = {R[1], R[5]}; /* body x, y in the world */
+    const double yb = dx * ey[0] + dy * ey[1];
+    n[0] = ex[0];
+    n[1] = ex[1];
+    c[0] = g[0] - 0.5 * BLOCK_A * ex[0] + yb * ey[0];
+    c[1] = g[1] - 0.5 * BLOCK_A * ex[1] + yb * ey[1];
+}
+
+/* The finger's velocity relative to the object's material point at the contact, along the
+ * contact's horizontal tangent [m/s]. */
+static double finger_slip(const pfScene *s, const Push *k)
+{
+    double c[2], n[2];
+    finger_contact(s, k, c, n);
+    const dReal *g = dBodyGetPosition(k->obj), *v = dBodyGetLinearVel(k->obj);
+    const double w = dBodyGetAngularVel(k->obj)[2];
+    const double vc[2] = {v[0] - w * (c[1] - g[1]), v[1] + w * (c[0] - g[0])};
+    const double rel[2] = {k->speed - vc[0], -vc[1]};
+    return -rel[0] * n[1] + rel[1] * n[0];
+}
+
+static int pu_step(pfScene *s, double dt, pfError *err)
+{
+    Push *k = s->impl;
+    /* kinematic: ODE moves it at its velocity; set both each step so it stays on its line */
+    dBodySetPosition(k->finger, k->fx0 + k->speed * s->t, k->offset, FINGER_Z);
+    dBodySetLinearVel(k->finger, k->speed, 0, 0);
+    int rc = pfs_ode_step(s, dt, err);
+    if (rc != PF_OK) return rc;
+    s->t += dt;
+    s->steps++;
+    if (s->t < WIN_FROM - 0.5 * dt || s->t > WIN_TO + 0.5 * dt) return PF_OK;
+    const dReal *v = dBodyGetLinearVel(k->obj);
+    const double vg = hypot(v[0], v[1]);
+    if (vg > 0.0) k->ratio_sum += dBodyGetAngularVel(k->obj)[2] / vg;
+    k->slip_sum += fabs(finger_slip(s, k));
+    k->n++;
+    pfOdePatchInfo pi;
+    if (s->mode != PF_ODE_MODE_STOCK &&
+        pf_ode_find_patch(s->pf, k->obj_geom, k->ground, &pi) == PF_OK) {
+        k->ground_steps++;
+        if (pi.state == PF_ODE_STATE_SLIP) k->ground_slip++;
+    }
+    return PF_OK;
+}
+
+static double yaw_of(const Push *k)
+{
+    const dReal *R = dBodyGetRotation(k->obj);
+    return atan2(R[4], R[0]);
+}
+
+static const char *const columns[] = {"t", "x", "y", "yaw", "vx", "vy", "wz", "finger_slip"};
+
+static int pu_header(const char *const **names)
+{
+    *names = columns;
+    return (int)(sizeof columns / sizeof *columns);
+}
+
+static int pu_row(const pfScene *s, double *row, int max)
+{
+    const Push *k = s->impl;
+    const dReal *p = dBodyGetPosition(k->obj), *v = dBodyGetLinearVel(k->obj);
+    const double r[8] = {
+        s->t, p[0], p[1], yaw_of(k), v[0], v[1], dBodyGetAngularVel(k->obj)[2], finger_slip(s, k)};
+    int n = 8 < max ? 8 : max;
+    memcpy(row, r, (size_t)n * sizeof *row);
+    return n;
+}
+
+static int pu_metrics(const pfScene *s, pfSceneMetric *out, int max)
+{
+    const Push *k = s->impl;
+    const dReal *p = dBodyGetPosition(k->obj);
+    const double slip = k->n ? k->slip_sum / (double)k->n : NAN;
+    const pfOdeCounters c = pf_ode_get_counters(s->pf);
+    const pfSceneMetric m[] = {
+        {"ratio", k->n ? k->ratio_sum / (double)k->n : NAN},
+        {"finger_slip", slip},
+        {"finger_slip_ratio", slip / k->speed},
+        {"finger_sticking", isfinite(slip) ? (double)(slip / k->speed < STICK_TOL) : NAN},
+        {"x", p[0]},
+        {"y", p[1]},
+        {"yaw", yaw_of(k)},
+        {"ground_slip_fraction",
+         k->ground_steps ? (double)k->ground_slip / (double)k->ground_steps : 0.0},
+        {"window_from", WIN_FROM},
+        {"window_to", WIN_TO},
+        {"stick_steps", (double)c.stick_steps},
+        {"slip_steps", (double)c.slip_steps},
+        {"point_fallbacks", (double)c.point_fallbacks},
+        {"breakaways", (double)c.breakaways},
+        {"ode_messages", (double)(s->lcp_messages + s->ode_messages)},
+    };
+    const int nm = (int)(sizeof m / sizeof m[0]);
+    int n = nm < max ? nm : max;
+    memcpy(out, m, (size_t)n * sizeof *out);
+    return n;
+}
+
+static int pu_state(const pfScene *s, char *buf, int size)
+{
+    const Push *k = s->impl;
+    const dReal *v = dBodyGetLinearVel(k->obj);
+    const double vg = hypot(v[0], v[1]), w = dBodyGetAngularVel(k->obj)[2];
+    const double slip = finger_slip(s, k);
+    return snprintf(buf, (size_t)size,
+                    "t=%.3f s  %s  |v|=%.5f m/s  w=%.5f rad/s  w/|v|=%.3f rad/m  finger %s "
+                    "(slip %.2g m/s)",
+                    s->t, k->quick ? "QuickStep" : "dWorldStep", vg, w, vg > 0 ? w / vg : 0.0,
+                    fabs(slip) < STICK_TOL * k->speed ? "sticks" : "slides", slip);
+}
+
+static double pu_dt(const pfScene *s)
+{
+    (void)s;
+    return 1e-3;
+}
+
+const pfSceneClass pf_scene_class_push = {
+    {"push", "a kinematic finger pushes a block or a disk at an offset (quasi-static pushing)",
+     cases, keys},
+    pu_dt,
+    pu_build,
+    pu_free,
+    pu_step,
+    pu_header,
+    pu_row,
+    pu_metrics,
+    pu_state,
+    NULL, /* no overlay */
+};
