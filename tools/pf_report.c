@@ -36,8 +36,7 @@ static const pfrSection *const PFR_SECTIONS[] = {
     &pfr_section_header, &pfr_section_summary, &pfr_section_varying,  &pfr_section_criteria,
     &pfr_section_scenes, &pfr_section_rigs,    &pfr_section_pendulum, &pfr_section_limits,
     &pfr_section_stacks, &pfr_section_skid,    &pfr_section_corner,   &pfr_section_push,
-    &pfr_section_peers,
-    &pfr_section_sweeps, &pfr_section_files,
+    &pfr_section_peers,  &pfr_section_sweeps,  &pfr_section_files,
 };
 #define NSECTIONS (sizeof PFR_SECTIONS / sizeof PFR_SECTIONS[0])
 
