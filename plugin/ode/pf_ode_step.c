@@ -751,15 +751,16 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
 }
 
 /* Friction of a degenerate patch (an edge shorter than PF_ODE_LINE_MIN_SPAN of the smaller geom,
- * a single point): the point's own Coulomb law, |F| <= mu_s N at rest and F = -mu_k N v / |v|
+ * a single point): the point's Coulomb law, |F| <= mu_s N at rest and F = -mu_k N v / |v|
  * sliding, the limit of the patch laws as the patch shrinks to a point (docs/physics.md P49a; no
  * spin resistance). Its rows are the contacts' ODE joints (pf_ode_normal_contacts), bounded by
  * this step's normal force inside the solver (dContactApprox1), with the first axis along the
  * friction's direction and, sliding, no row across it: a circle where ODE's pyramid along
- * dPlaneSpace's axes holds up to sqrt(2) mu N along a diagonal. The direction: sliding, the
- * slip's; at rest, the friction force's direction of the last step (a load turning slowly is
- * followed, a load applied at once along a diagonal meets the pyramid for one step); without
- * either (a new point patch at rest), dPlaneSpace's axes: then it is a point fallback. */
+ * dPlaneSpace's axes holds up to sqrt(2) mu N along a diagonal. The direction: sliding, each
+ * contact's own slip (pf_ode_normal_contacts; the patch's here); at rest, the friction force's
+ * direction of the last step, kept within PF_ODE_POINT_DIR_COS (a load turning slowly is
+ * followed, a load applied at once along a diagonal meets the box for one step); without either
+ * (a new point patch at rest), dPlaneSpace's axes: then it is a point fallback. */
 static void point_rows(pfOdePair *p, const stepinputs *in, rowset *rs)
 {
     const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
