@@ -387,25 +387,35 @@ static void write_bin(pfrReport *r, FILE *md)
             "dropped into a walled bin, %g s, dWorldQuickStep (20 iterations), mu = 0.6. "
             "Columns: the fastest body after 3 s, the kinetic energy at the end, the largest "
             "one-step gain of the mechanical energy (no load but gravity acts: a gain is the "
-            "step's error), and ODE's messages (LCP / other).\n\n"
+            "step's error), ODE's messages (LCP / other), and the patch-steps of single points "
+            "and short edges: on ODE's friction pyramid (point fallbacks; target below 5 %%) "
+            "and on the point's Coulomb law (point patches, docs/physics.md P49a).\n\n"
             "| variant | dt | fastest after 3 s [m/s] | kinetic energy at %g s [J] | largest "
-            "one-step gain [J] | messages |\n|---|---|---|---|---|---|\n",
+            "one-step gain [J] | messages | point fallbacks / point patches |\n"
+            "|---|---|---|---|---|---|---|\n",
             g_bin_count, g_bin_dur, g_bin_dur);
     for (int v = 0; v < NBINV; ++v)
         for (int d = 0; d < NDT; ++d) {
             if (r->quick && d == 0) continue;
             const json_t *js = g_bjs[d][v];
             fprintf(md, "| %s | %g ms |", VAR_HEAD[v], 1e3 * DTS[d]);
-            if (js)
-                fprintf(md, " %s | %s | %s | %.0f / %.0f |\n",
+            if (js) {
+                fprintf(md, " %s | %s | %s | %.0f / %.0f |",
                         num(pfr_json_get(js, "max_speed_after")),
                         num(pfr_json_get(js, "kinetic_energy_end")),
                         num(pfr_json_get(js, "max_energy_gain")), pfr_json_get(js, "lcp_messages"),
                         pfr_json_get(js, "ode_messages"));
-            else if ((d == 0 || v == V_SOLVER) && variant_demo(r, v))
-                fprintf(md, " not run: too slow for the main job (below) | | | |\n");
-            else
-                fprintf(md, " %s | | | |\n", not_run(r, v));
+                if (v == V_STOCK)
+                    fprintf(md, " (ODE's friction) |\n");
+                else
+                    fprintf(md, " %.2f %% / %.1f %% |\n",
+                            100 * pfr_json_get(js, "point_fallback_fraction"),
+                            100 * pfr_json_get(js, "point_patch_fraction"));
+            } else if ((d == 0 || v == V_SOLVER) && variant_demo(r, v)) {
+                fprintf(md, " not run: too slow for the main job (below) | | | | |\n");
+            } else {
+                fprintf(md, " %s | | | | |\n", not_run(r, v));
+            }
         }
     fprintf(md, "\nNot run in the main job: dt = 1 ms (10 s took 22 s with stock friction and 57 "
                 "s with the adapter on a busy machine), the in-solver coupling (10 s at 5 ms took "
