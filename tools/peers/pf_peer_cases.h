@@ -23,9 +23,9 @@
 #define PF_PEER_PUSH_RHO 2700.0
 #define PF_PEER_PUSH_MU_S 0.55
 #define PF_PEER_PUSH_MU_K 0.52
-#define PF_PEER_PUSH_RAMP 0.02 ///< [N/s]
-#define PF_PEER_SETTLE 0.5     ///< [s] resting before any load
-#define PF_PEER_BREAK_DIST 1e-4 ///< [m]
+#define PF_PEER_PUSH_RAMP 0.02                               ///< [N/s]
+#define PF_PEER_SETTLE 0.5                                   ///< [s] resting before any load
+#define PF_PEER_BREAK_DIST 1e-4                              ///< [m]
 static const double pf_peer_push_h[3] = {0.0, 0.005, 0.010}; ///< offsets h [m]
 
 /* --- breakaway spread over push direction ---------------------------------------------------- */
@@ -35,7 +35,8 @@ static const double pf_peer_push_h[3] = {0.0, 0.005, 0.010}; ///< offsets h [m]
 #define PF_PEER_DIR_N 7
 #define PF_PEER_DIR_STEP_DEG 15.0
 
-/* --- sliding-spinning disk (docs/physics.md: free-slide, shape=disk) --------------------------- */
+/* --- sliding-spinning disk (docs/physics.md: free-slide, shape=disk) ---------------------------
+ */
 /* A steel disk (cylinder, axis vertical) R = 0.05 m, height 0.005 m, m = 0.3 kg, mu = 0.3, resting
  * on a plane, launched at t = PF_PEER_SETTLE with v0 = 1 m/s along x and w0 = 20 rad/s about z
  * (R w0 = v0). Uniform pressure: the exact ratio eps = v / (R w) tends to 0.653 as both stop
@@ -60,7 +61,8 @@ static const double pf_peer_push_h[3] = {0.0, 0.005, 0.010}; ///< offsets h [m]
 #define PF_PEER_CREEP_FRACTION 0.9
 #define PF_PEER_CREEP_T 10.0
 
-/* --- pinch grasp (the stacks issue's pinch scene) ----------------------------------------------- */
+/* --- pinch grasp (the stacks issue's pinch scene) -----------------------------------------------
+ */
 /* A bar 0.2 x 0.02 x 0.02 m, 0.1 kg, long axis x, held between two spherical fingertips
  * R = 15 mm (E = 1 MPa, nu = 0.45, mu = 1) pressing with N along y from both sides, at a point
  * offset d along x from the bar's centre; gravity -z. The largest offset d that holds (the bar's
@@ -68,14 +70,16 @@ static const double pf_peer_push_h[3] = {0.0, 0.005, 0.010}; ///< offsets h [m]
  * (scenes/pf_scene_pinch.c; docs/physics.md). N = 5 N. */
 #define PF_PEER_PINCH_N 5.0
 
-/* --- cost -------------------------------------------------------------------------------------- */
+/* --- cost --------------------------------------------------------------------------------------
+ */
 /* 1000 boxes 0.1 m, 1 kg, mu 0.5 on a plane, in a 10 x 100 grid 0.3 m apart, all launched sliding
  * at 1 m/s along x; wall-clock time per step over 200 steps after 10 warm-up steps, dt = 1 ms.
  * An engine that cannot allocate 1000 runs the largest count it takes and reports it. */
 #define PF_PEER_COST_BODIES 1000
 #define PF_PEER_COST_STEPS 200
 
-/* --- dt ---------------------------------------------------------------------------------------- */
+/* --- dt ----------------------------------------------------------------------------------------
+ */
 #define PF_PEER_DT 0.001 ///< [s] every case unless the engine's docs require otherwise (say so)
 
 /* JSON written by each engine's program (one object per engine configuration):
