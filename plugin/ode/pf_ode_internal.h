@@ -409,6 +409,15 @@ static inline void pf_ode_to_body_vec(dBodyID b, const double *world, double *lo
     dBodyVectorFromWorld(b, world[0], world[1], world[2], l);
     pf_ode_to3(l, local);
 }
+/* Velocity at the world point P of body b1 minus that of body b2 (either may be 0: the world). */
+static inline void pf_ode_rel_point_vel(dBodyID b1, dBodyID b2, const double *P, double *v)
+{
+    dVector3 v1 = {0, 0, 0, 0}, v2 = {0, 0, 0, 0};
+    if (b1) dBodyGetPointVel(b1, P[0], P[1], P[2], v1);
+    if (b2) dBodyGetPointVel(b2, P[0], P[1], P[2], v2);
+    for (int k = 0; k < 3; ++k)
+        v[k] = v1[k] - v2[k];
+}
 /* A body that the solver moves (not NULL, not kinematic). */
 static inline int pf_ode_is_dynamic(dBodyID b)
 {

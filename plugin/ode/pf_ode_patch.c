@@ -1053,6 +1053,39 @@ int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
     return 1;
 }
 
+/* The axes of a point patch's contact c (P49a): sliding, its own slip's direction and no row
+ * across it (the contacts of a short edge that turns slip each their own way); at rest, or where a
+ * sliding patch's contact does not slip, the patch's friction direction with both rows. */
+static void point_axis(const pfOdeContext *ctx, const pfOdePair *p, dContact *c, double mu)
+{
+    double cn[3], d[3] = {p->step.point_dir[0], p->step.point_dir[1], p->step.point_dir[2]};
+    pf_ode_to3(c->geom.normal, cn);
+    int own = 0;
+    if (p->step.point_slide) {
+        double P[3], v[3];
+        pf_ode_to3(c->geom.pos, P);
+        pf_ode_rel_point_vel(p->step.b1, p->step.b2, P, v);
+        const double vn = pf_ode_dot(v, cn);
+        for (int k = 0; k < 3; ++k)
+            v[k] -= vn * cn[k];
+        const double vt = sqrt(pf_ode_dot(v, v));
+        if (vt > ctx->cfg.stick_velocity_tol && isfinite(vt)) {
+            for (int k = 0; k < 3; ++k)
+                d[k] = v[k] / vt;
+            own = 1;
+        }
+    }
+    const double dn = pf_ode_dot(d, cn);
+    double t[3] = {d[0] - dn * cn[0], d[1] - dn * cn[1], d[2] - dn * cn[2]};
+    const double l = sqrt(pf_ode_dot(t, t));
+    if (l > 1e-6) {
+        c->surface.mode |= dContactFDir1 | dContactMu2;
+        for (int k = 0; k < 3; ++k)
+            c->fdir1[k] = t[k] / l;
+        c->surface.mu2 = own ? 0.0 : mu;
+    }
+}
+
 /* The contacts of points first .. ncontacts-1 as ODE contacts: dContactApprox1 point friction in
  * STOCK mode, else normal rows only (the friction rows come from pf_ode_before_step), with the
  * tilt anchor's target velocity while stuck. out has room for ncontacts - first entries. */
@@ -1111,40 +1144,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         if (stock || point) {
             c.surface.mode = dContactApprox1;
             c.surface.mu = mu;
-            if (point && p->step.point_dir_ok) {
-                /* the point's Coulomb law (P49a, point_rows) at each contact: sliding, its own
-                 * slip's direction and no row across it (the contacts of a short edge that
-                 * turns slip each their own way); at rest, or where a sliding patch's contact
-                 * does not slip, the patch's friction direction with both rows */
-                const double *cn = c.geom.normal;
-                double d[3] = {p->step.point_dir[0], p->step.point_dir[1], p->step.point_dir[2]};
-                int own = 0;
-                if (p->step.point_slide) {
-                    dVector3 v1 = {0, 0, 0, 0}, v2 = {0, 0, 0, 0};
-                    const dReal *cp = c.geom.pos;
-                    if (b1) dBodyGetPointVel(b1, cp[0], cp[1], cp[2], v1);
-                    if (b2) dBodyGetPointVel(b2, cp[0], cp[1], cp[2], v2);
-                    double v[3] = {v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2]};
-                    const double vn = v[0] * cn[0] + v[1] * cn[1] + v[2] * cn[2];
-                    for (int k = 0; k < 3; ++k)
-                        v[k] -= vn * cn[k];
-                    const double vt = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-                    if (vt > ctx->cfg.stick_velocity_tol && isfinite(vt)) {
-                        for (int k = 0; k < 3; ++k)
-                            d[k] = v[k] / vt;
-                        own = 1;
-                    }
-                }
-                const double dn = d[0] * cn[0] + d[1] * cn[1] + d[2] * cn[2];
-                double t[3] = {d[0] - dn * cn[0], d[1] - dn * cn[1], d[2] - dn * cn[2]};
-                const double l = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
-                if (l > 1e-6) {
-                    c.surface.mode |= dContactFDir1 | dContactMu2;
-                    for (int k = 0; k < 3; ++k)
-                        c.fdir1[k] = t[k] / l;
-                    c.surface.mu2 = own ? 0.0 : mu;
-                }
-            }
+            if (point && p->step.point_dir_ok) point_axis(ctx, p, &c, mu);
             if (stock && p->persist.mat.stock_spin_rho > 0) {
                 /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
                 c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;
