@@ -127,9 +127,11 @@ int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_forc
     if (!A) return pf_error_set(err, PF_ERR_NULL, "A", "Delassus block pointer is NULL");
     double amax = 0.0;
     for (int i = 0; i < 9; ++i) {
-        char field[8];
-        snprintf(field, sizeof field, "A[%d]", i);
-        if ((s = pf_check_finite(err, field, A[i])) != PF_OK) return s;
+        if (!isfinite(A[i])) { /* (the field's name is formatted only for the error) */
+            char field[8];
+            snprintf(field, sizeof field, "A[%d]", i);
+            return pf_check_finite(err, field, A[i]);
+        }
         amax = fmax(amax, fabs(A[i]));
     }
     if ((s = pf_check_finite(err, "a_free.vx", a_free.vx)) != PF_OK ||

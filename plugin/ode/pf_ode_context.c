@@ -351,6 +351,12 @@ void pf_ode_body_add_patch(pfOdeContext *ctx, dBodyID b)
     e->patches++;
 }
 
+pfOdeBodyEntry *pf_ode_body_entry(const pfOdeContext *ctx, dBodyID b)
+{
+    int s = b ? body_slot(ctx, b) : -1;
+    return s < 0 ? NULL : &ctx->bodies[s];
+}
+
 int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b)
 {
     int s = b ? body_slot(ctx, b) : -1;

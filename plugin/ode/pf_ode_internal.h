@@ -173,12 +173,20 @@ typedef struct pfOdePair {
 /// every joint of the body, so the sentinel's body reads 0 once the body is gone, and a new body
 /// at the same address never carries the old sentinel. The generation tells the body at an
 /// address apart from an earlier one there.
+/// WORLD joints of a body the context keeps per call (more are found by walking the list again).
+#define PF_ODE_BODY_WORLD 8
 typedef struct pfOdeBodyEntry {
     dBodyID body;              ///< key (0: free slot)
     dJointID sentinel;         ///< owned by the context; destroyed in pf_ode_destroy
     unsigned long gen;         ///< generation stamp, > 0
     unsigned long patch_frame; ///< the frame of patches
     int patches;               ///< patches on the body in that frame (pf_ode_body_add_patch)
+    /* the body's joints as the mobility model reads them (pf_ode_body_joints), kept for one
+     * pf_ode_before_step or pf_ode_after_step call (joints_epoch == the context's model_epoch) */
+    unsigned long joints_epoch;
+    int joints_unknown;                       ///< an UNKNOWN joint (pf_ode_classify_joint)
+    int joints_nworld;                        ///< its WORLD joints
+    dJointID joints_world[PF_ODE_BODY_WORLD]; ///< the first PF_ODE_BODY_WORLD of them, in order
 } pfOdeBodyEntry;
 
 /// Who a material was set for: the geom's class and body then (pf_ode_material_for).
@@ -198,6 +206,10 @@ struct pfOdeContext {
     dJointGroupID frame_group; ///< a contact group passed to pf_ode_collide this frame
     unsigned long frame_group_frame;
     unsigned long frame;
+    /// > 0 inside pf_ode_before_step / pf_ode_after_step, a new value in each call: the bodies'
+    /// joints read once per call (pfOdeBodyEntry.joints_*); 0 outside them (nothing is kept)
+    unsigned long model_epoch;
+    unsigned long model_epochs; ///< the last model_epoch given
 
     /* materials: open addressing geom -> index into mats */
     dGeomID *mat_keys;
@@ -276,6 +288,8 @@ int pf_ode_body_alive(const pfOdeContext *ctx, dBodyID b, unsigned long gen);
 void pf_ode_body_add_patch(pfOdeContext *ctx, dBodyID b);
 /// The patches counted on body b in this frame (0 for 0 or an untracked body).
 int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b);
+/// Body b's entry in the context's table, or NULL (0 or an untracked body).
+pfOdeBodyEntry *pf_ode_body_entry(const pfOdeContext *ctx, dBodyID b);
 /// 1 if both bodies of a pair are alive (pf_ode_body_alive).
 int pf_ode_pair_bodies_alive(const pfOdeContext *ctx, const pfOdePair *p);
 void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMaterial *out);

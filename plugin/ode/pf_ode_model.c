@@ -5,6 +5,7 @@
 #include "pf_ode_model.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* Inertia about the unit axis n through the mass centre, world frame. */
@@ -56,9 +57,9 @@ double pf_ode_axial_inertia(dBodyID b, const dMass *m, const double *n)
 static int pair_owns(const pfOdePair *p, const dJointFeedback *fb)
 {
     if (fb == &p->step.fb_fric || fb == &p->step.fb_spin || fb == &p->step.fb_patch) return 1;
-    for (int i = 0; i < PF_ODE_MAX_CONTACTS; ++i)
-        if (fb == &p->step.fb[i]) return 1;
-    return 0;
+    /* one of the contacts' fb[] (addresses as integers: fb need not point into the array) */
+    const uintptr_t a = (uintptr_t)fb, lo = (uintptr_t)&p->step.fb[0];
+    return a >= lo && a < lo + sizeof p->step.fb && (a - lo) % sizeof p->step.fb[0] == 0;
 }
 
 /* ODE writes f1/t1 for node[0]: the first body, or the only one (dJointAttach swaps a NULL
@@ -264,6 +265,38 @@ void pf_ode_model_init(pfOdeBodyModel *bm, dBodyID b)
     memcpy(bm->iinv, mob.iinv, sizeof bm->iinv);
 }
 
+/* The joints of body b that the mobility model reads: whether one is UNKNOWN, and the WORLD
+ * ones (the first PF_ODE_BODY_WORLD of them in world[], in the list's order; *nworld counts them
+ * all). These are the user's joints: the adapter's own carry the context and feedback (OWN or
+ * LOAD), so the joints it creates during pf_ode_before_step change nothing here. Within one
+ * pf_ode_before_step or pf_ode_after_step call (model_epoch) they are read once per tracked body
+ * and kept in its entry: dBodyGetJoint walks ODE's list from its head, a body in a pile has dozens
+ * of contact joints, and each patch builds its bodies' models several times. */
+static void body_joints(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, int *unknown,
+                        dJointID *world, int *nworld)
+{
+    pfOdeBodyEntry *e = ctx && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    if (e && e->joints_epoch == ctx->model_epoch) {
+        *unknown = e->joints_unknown;
+        *nworld = e->joints_nworld;
+        memcpy(world, e->joints_world, sizeof e->joints_world);
+        return;
+    }
+    *unknown = *nworld = 0;
+    for (int i = 0, nj = dBodyGetNumJoints(b); i < nj && !*unknown; ++i) {
+        dJointID j = dBodyGetJoint(b, i);
+        pfOdeJointClass jc = pf_ode_classify_joint(ctx, p, j, b);
+        *unknown = jc == PF_ODE_JOINT_UNKNOWN;
+        if (jc == PF_ODE_JOINT_WORLD && ++*nworld <= PF_ODE_BODY_WORLD) world[*nworld - 1] = j;
+    }
+    if (e) {
+        e->joints_epoch = ctx->model_epoch;
+        e->joints_unknown = *unknown;
+        e->joints_nworld = *nworld;
+        memcpy(e->joints_world, world, sizeof e->joints_world);
+    }
+}
+
 /* Mobility model of a dynamic body for patch p: inverse mass, patch support, WORLD joints. */
 void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, pfOdeBodyModel *bm)
 {
@@ -272,15 +305,20 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
     pf_ode_model_point_row(bm, p->step.c, p->step.n);
     pf_ode_model_ang_row(bm, p->step.x);
     pf_ode_model_ang_row(bm, p->step.y);
-    int nj = dBodyGetNumJoints(b);
-    for (int i = 0; i < nj; ++i)
-        if (pf_ode_classify_joint(ctx, p, dBodyGetJoint(b, i), b) == PF_ODE_JOINT_UNKNOWN)
-            bm->unknown = 1;
-    if (bm->unknown) return;
-    int base = bm->nq;
-    for (int i = 0; i < nj; ++i) {
+    int unknown = 0, nworld = 0;
+    dJointID world[PF_ODE_BODY_WORLD] = {0};
+    body_joints(ctx, p, b, &unknown, world, &nworld);
+    if (unknown) {
+        bm->unknown = 1;
+        return;
+    }
+    const int base = bm->nq;
+    for (int i = 0; i < nworld && i < PF_ODE_BODY_WORLD; ++i)
+        pf_ode_model_joint_rows(bm, world[i], b);
+    for (int i = 0, seen = 0, nj = dBodyGetNumJoints(b); nworld > PF_ODE_BODY_WORLD && i < nj;
+         ++i) {
         dJointID j = dBodyGetJoint(b, i);
-        if (pf_ode_classify_joint(ctx, p, j, b) == PF_ODE_JOINT_WORLD)
+        if (pf_ode_classify_joint(ctx, p, j, b) == PF_ODE_JOINT_WORLD && ++seen > PF_ODE_BODY_WORLD)
             pf_ode_model_joint_rows(bm, j, b);
     }
     bm->world_rows = bm->nq - base;

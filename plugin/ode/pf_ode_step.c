@@ -1210,6 +1210,7 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
         return PF_ERR_RANGE;
     }
     ctx->counters.steps++;
+    ctx->model_epoch = ++ctx->model_epochs; /* the bodies' joints, read once in this call */
     /* forget pairs that were not collided this step (separated) */
     int w = 0;
     for (int a = 0; a < ctx->alive_count; ++a) {
@@ -1283,6 +1284,7 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
     }
     ctx->frame++;
     ctx->before_called = 1;
+    ctx->model_epoch = 0;
     if (ctx->near_no_group) {
         ctx->near_no_group = 0;
         pf_ode_set_error(err, PF_ERR_STATE, "contact_group",
@@ -1479,6 +1481,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         return PF_ERR_STATE;
     }
     ctx->before_called = 0;
+    ctx->model_epoch = ++ctx->model_epochs; /* the bodies' joints, read once in this call */
     /* a body destroyed during the step: its pairs' rows were detached (plain ODE tolerates it);
      * nothing of it can be read back */
     int w = 0;
@@ -1673,5 +1676,6 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
             ctx->alive[w++] = idx;
     }
     ctx->alive_count = w;
+    ctx->model_epoch = 0;
     return PF_OK;
 }
