@@ -125,6 +125,37 @@ const char *pfs_param_string(pfScene *s, const char *key)
     return s->val[i];
 }
 
+int pfs_param_choice(pfScene *s, const char *scene, const char *key, const char *a, const char *b,
+                     int *dst, pfError *err)
+{
+    const char *v = pfs_param_string(s, key);
+    if (!v) return PF_OK;
+    if (!strcmp(v, a))
+        *dst = 0;
+    else if (!strcmp(v, b))
+        *dst = 1;
+    else
+        return pfs_fail(err, PF_ERR_RANGE, "%s: --set %s=%s: expected %s or %s", scene, key, v, a,
+                        b);
+    return PF_OK;
+}
+
+int pfs_param_stepper(pfScene *s, const char *scene, int *quick, pfError *err)
+{
+    int other = 0;
+    int rc = pfs_param_choice(s, scene, "stepper", *quick ? "quick" : "world",
+                              *quick ? "world" : "quick", &other, err);
+    if (rc == PF_OK && other) *quick = !*quick;
+    return rc;
+}
+
+int pfs_metrics_copy(const pfSceneMetric *m, int nm, pfSceneMetric *out, int max)
+{
+    int n = nm < max ? nm : max;
+    memcpy(out, m, (size_t)n * sizeof *out);
+    return n;
+}
+
 int pfs_param_check_unused(pfScene *s, pfError *err)
 {
     for (int i = 0; i < s->nparam; ++i)

@@ -251,12 +251,7 @@ static int bin_build(pfScene *s, pfError *err)
     if (b->mu_k > b->mu_s)
         return pfs_fail(err, PF_ERR_RANGE, "bin: mu_k = %g > mu_s = %g: expected mu_k <= mu_s",
                         b->mu_k, b->mu_s);
-    const char *stepper = pfs_param_string(s, "stepper");
-    if (stepper && !strcmp(stepper, "world"))
-        b->quick = 0;
-    else if (stepper && strcmp(stepper, "quick"))
-        return pfs_fail(err, PF_ERR_RANGE, "bin: --set stepper=%s: expected quick or world",
-                        stepper);
+    if ((rc = pfs_param_stepper(s, "bin", &b->quick, err)) != PF_OK) return rc;
     b->count = (int)count;
     b->seed = (unsigned long long)seed;
     b->body = calloc((size_t)b->count, sizeof *b->body);
@@ -418,9 +413,7 @@ static int bin_metrics(const pfScene *s, pfSceneMetric *out, int max)
     m[n++] = (pfSceneMetric){"kinetic_energy_after", b->kinetic_after};
     m[n++] = (pfSceneMetric){"energy_end", b->kinetic + b->potential};
     m[n++] = (pfSceneMetric){"after", b->after};
-    int k = n < max ? n : max;
-    memcpy(out, m, (size_t)k * sizeof *out);
-    return k;
+    return pfs_metrics_copy(m, n, out, max);
 }
 
 static int bin_state(const pfScene *s, char *buf, int size)

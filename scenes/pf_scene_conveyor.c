@@ -73,12 +73,7 @@ static int cv_build(pfScene *s, pfError *err)
     int rc;
     PD("speed", &k->speed, -100.0, 0, 100.0, 0);
     PD("mu", &k->mu, 0.0, 1, 10.0, 0);
-    const char *stepper = pfs_param_string(s, "stepper");
-    if (stepper && !strcmp(stepper, "world"))
-        k->quick = 0;
-    else if (stepper && strcmp(stepper, "quick"))
-        return pfs_fail(err, PF_ERR_RANGE, "conveyor: --set stepper=%s: expected quick or world",
-                        stepper);
+    if ((rc = pfs_param_stepper(s, "conveyor", &k->quick, err)) != PF_OK) return rc;
     if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
     s->quick = k->quick;
     /* surface motion is the adapter's (the in-solver coupling has no surface parameters): auto
@@ -220,10 +215,7 @@ static int cv_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"stick_fraction", (double)c.stick_steps / patches},
         {"ode_messages", (double)(s->lcp_messages + s->ode_messages)},
     };
-    const int nm = (int)(sizeof m / sizeof m[0]);
-    int n = nm < max ? nm : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, (int)(sizeof m / sizeof m[0]), out, max);
 }
 
 static int cv_state(const pfScene *s, char *buf, int size)

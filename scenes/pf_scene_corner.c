@@ -103,12 +103,7 @@ static int co_build(pfScene *s, pfError *err)
     if (k->mu_k > k->mu_s)
         return pfs_fail(err, PF_ERR_RANGE, "corner: --set mu_k=%g: expected at most mu_s = %g",
                         k->mu_k, k->mu_s);
-    const char *stepper = pfs_param_string(s, "stepper");
-    if (stepper && !strcmp(stepper, "world"))
-        k->quick = 0;
-    else if (stepper && strcmp(stepper, "quick"))
-        return pfs_fail(err, PF_ERR_RANGE, "corner: --set stepper=%s: expected quick or world",
-                        stepper);
+    if ((rc = pfs_param_stepper(s, "corner", &k->quick, err)) != PF_OK) return rc;
     if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
     s->quick = k->quick;
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
@@ -264,10 +259,7 @@ static int co_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"breakaways", (double)c.breakaways},
         {"ode_messages", (double)(s->lcp_messages + s->ode_messages)},
     };
-    const int nm = (int)(sizeof m / sizeof m[0]);
-    int n = nm < max ? nm : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, (int)(sizeof m / sizeof m[0]), out, max);
 }
 
 static int co_state(const pfScene *s, char *buf, int size)

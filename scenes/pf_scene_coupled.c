@@ -252,9 +252,7 @@ static int cp_metrics(const pfScene *s, pfSceneMetric *out, int max)
                           {"max_energy_increase", c->rise},
                           {"final_energy", energy(c)},
                           {"stick_time", c->stick_time}};
-    int n = 4 < max ? 4 : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, 4, out, max);
 }
 
 static int cp_state(const pfScene *s, char *buf, int size)

@@ -81,8 +81,18 @@ int pfs_param_double(pfScene *s, const char *key, double *dst, double lo, int lo
     if ((rc = pfs_param_double(s, key, dst, lo, lo_open, hi, hi_open, err)) < 0) return rc
 /** --set key as a string, NULL if absent. */
 const char *pfs_param_string(pfScene *s, const char *key);
+/** --set key as one of two words: *dst = 0 for a, 1 for b, untouched if absent. A bad value is
+ *  PF_ERR_RANGE with "<scene>: --set key=value: expected a or b". */
+int pfs_param_choice(pfScene *s, const char *scene, const char *key, const char *a, const char *b,
+                     int *dst, pfError *err);
+/** --set stepper=quick|world into *quick (1: dWorldQuickStep), which holds the scene's default on
+ *  entry; the error message names the default first. */
+int pfs_param_stepper(pfScene *s, const char *scene, int *quick, pfError *err);
 /** PF_OK if every --set key was used, else PF_ERR_RANGE naming the key and the accepted keys. */
 int pfs_param_check_unused(pfScene *s, pfError *err);
+
+/** The scene's metrics m[0 .. nm-1] into out, at most max of them; returns the count written. */
+int pfs_metrics_copy(const pfSceneMetric *m, int nm, pfSceneMetric *out, int max);
 
 /** A trial run inside a scene's step (a bisection over hold runs): scene / case with s's --set
  *  keys but those in keep_out (NULL-terminated) and those of add[0 .. nadd-1] (at most 4), which

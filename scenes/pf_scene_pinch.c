@@ -141,19 +141,6 @@ static void closed_form(Pinch *k)
 /* build                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
-static int choose(pfScene *s, const char *key, const char *a, const char *b, int *dst, pfError *err)
-{
-    const char *v = pfs_param_string(s, key);
-    if (!v) return PF_OK;
-    if (!strcmp(v, a))
-        *dst = 0;
-    else if (!strcmp(v, b))
-        *dst = 1;
-    else
-        return pfs_fail(err, PF_ERR_RANGE, "pinch: --set %s=%s: expected %s or %s", key, v, a, b);
-    return PF_OK;
-}
-
 static int pinch_limit(pfScene *s, Pinch *k, double dt, pfError *err);
 
 static int pn_build(pfScene *s, pfError *err)
@@ -177,11 +164,17 @@ static int pn_build(pfScene *s, pfError *err)
     PD("slip_tol", &k->slip_tol, 0.0, 1, 0.1, 0);
     PD("tol", &k->tol, 0.0, 1, 0.5, 0);
     PD("mu", &k->mu, 0.0, 1, 10.0, 0);
-    if ((rc = choose(s, "fingers", "motor", "kinematic", &k->kinematic, err)) != PF_OK) return rc;
-    if ((rc = choose(s, "load", "sudden", "ramp", &k->ramp, err)) != PF_OK) return rc;
-    if ((rc = choose(s, "criterion", "ca", "limit", &k->limit_criterion, err)) != PF_OK) return rc;
+    if ((rc = pfs_param_choice(s, "pinch", "fingers", "motor", "kinematic", &k->kinematic, err)) !=
+        PF_OK)
+        return rc;
+    if ((rc = pfs_param_choice(s, "pinch", "load", "sudden", "ramp", &k->ramp, err)) != PF_OK)
+        return rc;
+    if ((rc = pfs_param_choice(s, "pinch", "criterion", "ca", "limit", &k->limit_criterion, err)) !=
+        PF_OK)
+        return rc;
     int world = 0;
-    if ((rc = choose(s, "stepper", "quick", "world", &world, err)) != PF_OK) return rc;
+    if ((rc = pfs_param_choice(s, "pinch", "stepper", "quick", "world", &world, err)) != PF_OK)
+        return rc;
     k->quick = !world;
     closed_form(k);
     if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
@@ -457,9 +450,7 @@ static int pn_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"lcp_messages", (double)(hold ? s->lcp_messages : k->lcp_total)},
         {"ode_messages", (double)(hold ? s->ode_messages : k->ode_total)},
     };
-    int n = 16 < max ? 16 : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, 16, out, max);
 }
 
 static int pn_state(const pfScene *s, char *buf, int size)

@@ -109,12 +109,7 @@ static int pu_build(pfScene *s, pfError *err)
                             "%.4g m from its middle (at most %g)",
                             k->offset, yaw_deg, yb, 0.5 * BLOCK_B - FINGER_R);
     }
-    const char *stepper = pfs_param_string(s, "stepper");
-    if (stepper && !strcmp(stepper, "quick"))
-        k->quick = 1;
-    else if (stepper && strcmp(stepper, "world"))
-        return pfs_fail(err, PF_ERR_RANGE, "push: --set stepper=%s: expected world or quick",
-                        stepper);
+    if ((rc = pfs_param_stepper(s, "push", &k->quick, err)) != PF_OK) return rc;
     if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
     s->quick = k->quick;
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
@@ -279,10 +274,7 @@ static int pu_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"breakaways", (double)c.breakaways},
         {"ode_messages", (double)(s->lcp_messages + s->ode_messages)},
     };
-    const int nm = (int)(sizeof m / sizeof m[0]);
-    int n = nm < max ? nm : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, (int)(sizeof m / sizeof m[0]), out, max);
 }
 
 static int pu_state(const pfScene *s, char *buf, int size)

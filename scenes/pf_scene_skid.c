@@ -165,20 +165,6 @@ static double heading_of(dBodyID b)
     return atan2(R[4], R[0]);
 }
 
-static int choose(pfScene *s, const char *key, const char *a, const char *b, int *dst, pfError *err)
-{
-    const char *v = pfs_param_string(s, key);
-    if (!v) return PF_OK;
-    if (!strcmp(v, a))
-        *dst = 0;
-    else if (!strcmp(v, b))
-        *dst = 1;
-    else
-        return pfs_fail(err, PF_ERR_RANGE, "skid-steer: --set %s=%s: expected %s or %s", key, v, a,
-                        b);
-    return PF_OK;
-}
-
 static int build_tracks(pfScene *s, Skid *k, const pfOdeMaterial *m, pfError *err)
 {
     pfs_add_geom(s, dCreatePlane(s->space, 0, 0, 1, 0));
@@ -274,11 +260,15 @@ static int sk_build(pfScene *s, pfError *err)
         return pfs_fail(err, PF_ERR_RANGE,
                         "skid-steer: --set breakaway=1: only the tracks case bisects a torque");
     k->heading = heading_deg * M_PI / 180.0;
-    if ((rc = choose(s, "load", "sudden", "ramp", &k->ramp, err)) != PF_OK) return rc;
+    if ((rc = pfs_param_choice(s, "skid-steer", "load", "sudden", "ramp", &k->ramp, err)) != PF_OK)
+        return rc;
     int world = 0;
-    if ((rc = choose(s, "stepper", "quick", "world", &world, err)) != PF_OK) return rc;
+    if ((rc = pfs_param_choice(s, "skid-steer", "stepper", "quick", "world", &world, err)) != PF_OK)
+        return rc;
     k->quick = !world;
-    if ((rc = choose(s, "criterion", "ca", "limit", &k->limit_criterion, err)) != PF_OK) return rc;
+    if ((rc = pfs_param_choice(s, "skid-steer", "criterion", "ca", "limit", &k->limit_criterion,
+                               err)) != PF_OK)
+        return rc;
     if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
     s->quick = k->quick;
     s->default_duration = tracks ? TRACK_END : WHEEL_END;
@@ -470,9 +460,7 @@ static int sk_metrics(const pfScene *s, pfSceneMetric *out, int max)
     m[n++] = (pfSceneMetric){"stick_fraction", (double)c.stick_steps / patches};
     m[n++] = (pfSceneMetric){
         "ode_messages", (double)(s->lcp_messages + s->ode_messages + k->lcp_total + k->ode_total)};
-    n = n < max ? n : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, n, out, max);
 }
 
 static int sk_state(const pfScene *s, char *buf, int size)

@@ -436,9 +436,7 @@ static int sl_metrics(const pfScene *s, pfSceneMetric *out, int max)
         m[n++] = (pfSceneMetric){"stop_time_translation", b->stop_trans};
         m[n++] = (pfSceneMetric){"stop_time_rotation", b->stop_rot};
     }
-    int k = n < max ? n : max;
-    memcpy(out, m, (size_t)k * sizeof *out);
-    return k;
+    return pfs_metrics_copy(m, n, out, max);
 }
 
 static int sl_state(const pfScene *s, char *buf, int size)

@@ -320,10 +320,7 @@ static int st_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"push_accel_closed_form",
          k->pushed >= 0 && k->push > 1.0 ? (k->push * k->mu - k->mu) * G : 0.0},
     };
-    const int nm = (int)(sizeof m / sizeof m[0]);
-    int n = nm < max ? nm : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, (int)(sizeof m / sizeof m[0]), out, max);
 }
 
 static int st_state(const pfScene *s, char *buf, int size)

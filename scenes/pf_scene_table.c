@@ -213,9 +213,7 @@ static int tb_metrics(const pfScene *s, pfSceneMetric *out, int max)
     double r[NCOL];
     tb_row(s, r, NCOL);
     pfSceneMetric m[4] = {{"final_x", r[1]}, {"final_y", r[2]}, {"final_wz", r[7]}, {NULL, 0}};
-    int n = 3 < max ? 3 : max;
-    memcpy(out, m, (size_t)n * sizeof *out);
-    return n;
+    return pfs_metrics_copy(m, 3, out, max);
 }
 
 static int tb_state(const pfScene *s, char *buf, int size)

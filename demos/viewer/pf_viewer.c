@@ -274,6 +274,13 @@ static void set_status(Viewer *v, const char *s)
     v->status_until = glfwGetTime() + 3.0;
 }
 
+/* Flips one of the view's switches and says in the status line which way it now stands. */
+static void toggle(Viewer *v, int *flag, const char *on, const char *off)
+{
+    *flag = !*flag;
+    set_status(v, *flag ? on : off);
+}
+
 static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
 {
     (void)scancode;
@@ -339,20 +346,16 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
             set_status(v, v->split ? "side by side: stock | patch (restarted)" : "single view");
         break;
     case GLFW_KEY_C:
-        v->follow = !v->follow;
-        set_status(v, v->follow ? "camera follows the bodies" : "camera fixed");
+        toggle(v, &v->follow, "camera follows the bodies", "camera fixed");
         break;
     case GLFW_KEY_T:
-        v->trace = !v->trace;
-        set_status(v, v->trace ? "paths shown" : "paths hidden (still recorded)");
+        toggle(v, &v->trace, "paths shown", "paths hidden (still recorded)");
         break;
     case GLFW_KEY_G:
-        v->grid = !v->grid;
-        set_status(v, v->grid ? "grids shown" : "grids hidden");
+        toggle(v, &v->grid, "grids shown", "grids hidden");
         break;
     case GLFW_KEY_O:
-        v->overlay = !v->overlay;
-        set_status(v, v->overlay ? "closed-form overlay shown" : "closed-form overlay hidden");
+        toggle(v, &v->overlay, "closed-form overlay shown", "closed-form overlay hidden");
         break;
     case GLFW_KEY_H:
         v->help = !v->help;

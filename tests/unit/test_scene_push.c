@@ -40,10 +40,17 @@ static double metric(const pfSceneMetric *m, int n, const char *name)
     return NAN;
 }
 
-static pfRefPushResult reference(const char *cs, double offset, double mu_f)
+/* The reference's default parameters of case cs ("block" or "disk"). */
+static pfRefPush defaults(const char *cs)
 {
     pfRefPush p;
     ck_assert_int_eq(pf_ref_push_default(cs, &p), 0);
+    return p;
+}
+
+static pfRefPushResult reference(const char *cs, double offset, double mu_f)
+{
+    pfRefPush p = defaults(cs);
     p.offset = offset;
     p.mu_f = mu_f;
     pfRefPushResult r;
@@ -53,18 +60,26 @@ static pfRefPushResult reference(const char *cs, double offset, double mu_f)
 
 /* ---- the reference against closed forms ---------------------------------------------------- */
 
+/* The reference's twist with the finger at c (normal n into the body) moving at 5 mm/s along x:
+ * asserts its w, vx, vy within CLOSED_TOL of the expected values (at the push speed's scale). */
+static pfRefPushTwist twist_at_push_speed(const pfRefPush *p, const double c[2], const double n[2],
+                                          double w, double vx, double vy)
+{
+    const double vf[2] = {0.005, 0.0};
+    pfRefPushTwist tw;
+    ck_assert_int_eq(pf_ref_push_twist(p, c, n, vf, &tw), 0);
+    ck_assert_double_eq_tol(tw.w, w, CLOSED_TOL * 0.005 / p->radius);
+    ck_assert_double_eq_tol(tw.vx, vx, CLOSED_TOL * 0.005);
+    ck_assert_double_eq_tol(tw.vy, vy, CLOSED_TOL * 0.005);
+    return tw;
+}
+
 START_TEST(centre_push_does_not_turn)
 {
     for (int d = 0; d < 2; ++d) {
-        pfRefPush p;
-        pf_ref_push_default(d ? "disk" : "block", &p);
+        pfRefPush p = defaults(d ? "disk" : "block");
         const double c[2] = {d ? -p.radius : -0.5 * p.length, 0.0}, n[2] = {1.0, 0.0};
-        const double vf[2] = {0.005, 0.0};
-        pfRefPushTwist tw;
-        ck_assert_int_eq(pf_ref_push_twist(&p, c, n, vf, &tw), 0);
-        ck_assert_double_eq_tol(tw.w, 0.0, CLOSED_TOL * 0.005 / p.radius);
-        ck_assert_double_eq_tol(tw.vx, 0.005, CLOSED_TOL * 0.005);
-        ck_assert_double_eq_tol(tw.vy, 0.0, CLOSED_TOL * 0.005);
+        const pfRefPushTwist tw = twist_at_push_speed(&p, c, n, 0.0, 0.005, 0.0);
         ck_assert_int_eq(tw.sticking, 1);
         /* the finger carries the support's whole sliding force mu N */
         ck_assert_double_eq_tol(tw.fx, 1.0, CLOSED_TOL);
@@ -74,19 +89,13 @@ END_TEST
 
 START_TEST(frictionless_disk_never_turns)
 {
-    pfRefPush p;
-    pf_ref_push_default("disk", &p);
+    pfRefPush p = defaults("disk");
     p.mu_f = 0.0;
     const double ang = 0.4; /* contact 0.4 rad off the push line */
     const double n[2] = {cos(ang), -sin(ang)}, c[2] = {-p.radius * n[0], -p.radius * n[1]};
-    const double vf[2] = {0.005, 0.0};
-    pfRefPushTwist tw;
-    ck_assert_int_eq(pf_ref_push_twist(&p, c, n, vf, &tw), 0);
-    ck_assert_double_eq_tol(tw.w, 0.0, CLOSED_TOL * 0.005 / p.radius);
-    /* it moves along n at the finger's normal speed, the finger sliding past */
+    /* it does not turn and moves along n at the finger's normal speed, the finger sliding past */
     const double vn = 0.005 * cos(ang);
-    ck_assert_double_eq_tol(tw.vx, vn * n[0], CLOSED_TOL * 0.005);
-    ck_assert_double_eq_tol(tw.vy, vn * n[1], CLOSED_TOL * 0.005);
+    const pfRefPushTwist tw = twist_at_push_speed(&p, c, n, 0.0, vn * n[0], vn * n[1]);
     ck_assert_int_eq(tw.sticking, 0);
     /* and so over a whole run */
     pfRefPushResult r = reference("disk", 0.02, 0.0);
@@ -97,8 +106,7 @@ END_TEST
 
 START_TEST(small_offset_turns_at_the_linear_rate)
 {
-    pfRefPush p;
-    pf_ref_push_default("block", &p);
+    pfRefPush p = defaults("block");
     p.mu_f = 0.0;
     for (int k = 0; k < 2; ++k) {
         const double e = k ? 1e-4 : -2e-4; /* [m]: (e / a)^2 below 1e-5 */
@@ -116,8 +124,7 @@ END_TEST
 
 START_TEST(twist_scales_with_speed)
 {
-    pfRefPush p;
-    pf_ref_push_default("block", &p);
+    pfRefPush p = defaults("block");
     const double c[2] = {-0.5 * p.length, 0.02}, n[2] = {1.0, 0.0};
     pfRefPushTwist a, b;
     const double v1[2] = {0.005, 0.0}, v2[2] = {0.5, 0.0};

@@ -16,24 +16,12 @@ if(BULLET_FOUND)
   endif()
   # the core only for the pinch's closed-form limit d* (the normaliser of its ratio)
   target_link_libraries(pf-peer-bullet PRIVATE PkgConfig::BULLET patchfriction::core
-                        PkgConfig::JANSSON m)
+                        pf_peer_json m)
 
   if(PF_BUILD_TESTS)
     include(${CMAKE_CURRENT_LIST_DIR}/check.cmake)
-    add_test(NAME peer_bullet_smoke
-      COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:pf-peer-bullet>
-              -DCHECK=$<TARGET_FILE:pf-peer-check>
-              -DOUT=${CMAKE_CURRENT_BINARY_DIR}/peer-bullet-quick.json
-              -DARGS=--quick -P ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
-    # physics: a full run; Bullet's h = 0 breakaway within 5 % of mu_s m g in both configs
-    add_test(NAME peer_bullet_physics
-      COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:pf-peer-bullet>
-              -DCHECK=$<TARGET_FILE:pf-peer-check>
-              -DOUT=${CMAKE_CURRENT_BINARY_DIR}/peer-bullet.json
-              "-DCHECK_ARGS=--bullet-physics"
-              -P ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
-    set_tests_properties(peer_bullet_smoke PROPERTIES LABELS peer)
-    set_tests_properties(peer_bullet_physics PROPERTIES LABELS "peer;long" TIMEOUT 900)
+    # physics: Bullet's h = 0 breakaway within 5 % of mu_s m g in both configs
+    pf_peer_check_tests(bullet)
   endif()
 else()
   message(STATUS "pf-peer-bullet: not built (pkg-config finds no bullet; cmake/install-deps.sh "

@@ -21,7 +21,7 @@ set_target_properties(mujoco::mujoco PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "$
 add_executable(pf-peer-mujoco ${CMAKE_CURRENT_LIST_DIR}/pf_peer_mujoco.c)
 target_include_directories(pf-peer-mujoco PRIVATE ${CMAKE_CURRENT_LIST_DIR})
 target_compile_definitions(pf-peer-mujoco PRIVATE _POSIX_C_SOURCE=200809L)
-target_link_libraries(pf-peer-mujoco PRIVATE mujoco::mujoco PkgConfig::JANSSON m pf_warnings)
+target_link_libraries(pf-peer-mujoco PRIVATE mujoco::mujoco pf_peer_json m pf_warnings)
 
 if(PF_BUILD_TESTS)
   # the program runs end to end and writes a JSON array whose numbers are all finite

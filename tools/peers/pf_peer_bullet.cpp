@@ -25,7 +25,7 @@
  * at the mass centre): Bullet 3.24 leaves the torque of applyForce out of its friction rows.
  *
  * Usage: pf-peer-bullet --out FILE.json [--quick]. Progress on stderr. */
-#include "pf_peer_cases.h"
+#include "pf_peer_json.h"
 
 #include <btBulletDynamicsCommon.h>
 #include <jansson.h>
@@ -44,20 +44,16 @@ namespace
 const double kRollingForSpin = 1e-6; ///< [m] the rolling friction that enables spinning friction
 const double kSmallMargin = 0.001;   ///< [m] collision margin of shapes below 5 cm
 const int kIterations = 50;          ///< solver iterations (PyBullet's default)
-bool quick = false;
+int quick = 0;                       // an int for pf_peer_parse_args
 
 struct Config {
     const char *name;
     bool spin;
 };
 
-struct Out {
-    double push[3], dir[PF_PEER_DIR_N], dir_spread;
-    double disk_eps, disk_stop_trans, disk_stop_spin;
-    double creep_incline, creep_push, pinch_ratio;
-    int cost_bodies;
-    double cost_step_us;
-    std::vector<std::string> notes;
+/// The cells, and the notes' text (pfPeerResult::notes points into it when the JSON is written).
+struct Out : pfPeerResult {
+    std::vector<std::string> note_text;
 };
 
 /// Mean distance of a uniformly pressed L x W rectangle's points from its centre [m] (midpoint
@@ -328,11 +324,12 @@ double pinch_ratio(bool spin, Out &o)
     const double dstar = pinch_limit(), tol = quick ? 0.05 : 0.002;
     double lo = 0.0, hi = 0.5 * kBarL - kTipR;
     if (!pinch_holds(spin, 0.0)) {
-        o.notes.push_back("pinch: null, the bar slips even at offset 0");
+        o.note_text.push_back("pinch: null, the bar slips even at offset 0");
         return NAN;
     }
     if (pinch_holds(spin, hi)) {
-        o.notes.push_back("pinch: holds at the widest offset 0.085 m; the ratio is a lower bound");
+        o.note_text.push_back(
+            "pinch: holds at the widest offset 0.085 m; the ratio is a lower bound");
         return hi / dstar;
     }
     while (hi - lo > tol * dstar) {
@@ -362,19 +359,6 @@ void cost_case(bool spin, Out &o)
     auto t1 = std::chrono::steady_clock::now();
     o.cost_bodies = PF_PEER_COST_BODIES;
     o.cost_step_us = std::chrono::duration<double, std::micro>(t1 - t0).count() / steps;
-}
-
-json_t *num(double v)
-{
-    return std::isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *num_array(const double *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; ++i)
-        json_array_append_new(a, num(v[i]));
-    return a;
 }
 
 json_t *run_config(const Config &c)
@@ -411,16 +395,17 @@ json_t *run_config(const Config &c)
                  o.cost_step_us, o.cost_bodies);
 
     if (quick)
-        o.notes.push_back(
+        o.note_text.push_back(
             "--quick: ramp 10x faster, creep over 1 s, pinch tol 0.05, cost over 20 steps");
-    o.notes.push_back("two friction rows per contact point (SOLVER_USE_2_FRICTION_DIRECTIONS, as "
-                      "Bullet's demos set it) and 50 solver iterations (PyBullet's default): with "
-                      "the C++ defaults (one row, 10 iterations) the h = 5 mm push broke away at "
-                      "20 mN and the creeping cube moved 0.2 um in 10 s (measured once)");
-    o.notes.push_back("loads as impulses each step (applyImpulse(F dt, rel_pos)): Bullet 3.24 "
-                      "leaves applyForce's torque out of its friction rows");
-    o.notes.push_back("single precision (Debian's libbullet-dev); no Hertz contact: the pinch "
-                      "fingertips are rigid spheres with one contact point each");
+    o.note_text.push_back(
+        "two friction rows per contact point (SOLVER_USE_2_FRICTION_DIRECTIONS, as "
+        "Bullet's demos set it) and 50 solver iterations (PyBullet's default): with "
+        "the C++ defaults (one row, 10 iterations) the h = 5 mm push broke away at "
+        "20 mN and the creeping cube moved 0.2 um in 10 s (measured once)");
+    o.note_text.push_back("loads as impulses each step (applyImpulse(F dt, rel_pos)): Bullet 3.24 "
+                          "leaves applyForce's torque out of its friction rows");
+    o.note_text.push_back("single precision (Debian's libbullet-dev); no Hertz contact: the pinch "
+                          "fingertips are rigid spheres with one contact point each");
     if (c.spin) {
         char text[512];
         std::snprintf(
@@ -435,11 +420,12 @@ json_t *run_config(const Config &c)
             1e3 * PF_PEER_CREEP_MU * rect_mean_distance(PF_PEER_CREEP_SIDE, PF_PEER_CREEP_SIDE),
             1e3 * 0.5 * rect_mean_distance(0.1, 0.1), 1e3 * 3.0 * M_PI / 16.0 * hertz_radius(),
             1e3 * hertz_radius(), kRollingForSpin);
-        o.notes.push_back(text);
-        o.notes.push_back("+ spin: one torsional row per contact manifold, at its first point and "
-                          "bounded by that point's normal impulse (a quarter of a box's load on "
-                          "four points); force and torsion are bounded independently (no "
-                          "coupled limit surface)");
+        o.note_text.push_back(text);
+        o.note_text.push_back(
+            "+ spin: one torsional row per contact manifold, at its first point and "
+            "bounded by that point's normal impulse (a quarter of a box's load on "
+            "four points); force and torsion are bounded independently (no "
+            "coupled limit surface)");
         if (o.push[1] > o.push[0]) {
             char t2[256];
             std::snprintf(t2, sizeof t2,
@@ -447,17 +433,14 @@ json_t *run_config(const Config &c)
                           "push's %.4g N: the independent bounds hold a force and a moment that "
                           "no Coulomb patch can",
                           o.push[1], o.push[0]);
-            o.notes.push_back(t2);
+            o.note_text.push_back(t2);
         }
     } else {
-        o.notes.push_back("default: no torsional friction; the pinch holds only while the bar's "
-                          "swing about the grasp moves its centre less than 1 mm");
+        o.note_text.push_back(
+            "default: no torsional friction; the pinch holds only while the bar's "
+            "swing about the grasp moves its centre less than 1 mm");
     }
 
-    json_t *j = json_object();
-    json_object_set_new(j, "engine", json_string("bullet"));
-    json_object_set_new(j, "config", json_string(c.name));
-    json_object_set_new(j, "version", json_string(PF_PEER_BULLET_VERSION));
     std::string settings =
         "btDiscreteDynamicsWorld, btSequentialImpulseConstraintSolver 50 iterations, "
         "SOLVER_USE_2_FRICTION_DIRECTIONS, split impulse (threshold -0.04 m), ERP 0.2, warm "
@@ -465,23 +448,9 @@ json_t *run_config(const Config &c)
         "btDbvtBroadphase, static box ground (friction 1; combined = product), deactivation off, "
         "margin 1 mm below 5 cm (disk 0.5 mm)";
     if (c.spin) settings += ", spinning friction mu * mean patch radius, rolling friction 1e-6 m";
-    json_object_set_new(j, "settings", json_string(settings.c_str()));
-    json_object_set_new(j, "push_breakaway_N", num_array(o.push, 3));
-    json_object_set_new(j, "dir_breakaway_N", num_array(o.dir, PF_PEER_DIR_N));
-    json_object_set_new(j, "dir_spread", num(o.dir_spread));
-    json_object_set_new(j, "disk_eps", num(o.disk_eps));
-    json_object_set_new(j, "disk_stop_trans_s", num(o.disk_stop_trans));
-    json_object_set_new(j, "disk_stop_spin_s", num(o.disk_stop_spin));
-    json_object_set_new(j, "creep_incline_m", num(o.creep_incline));
-    json_object_set_new(j, "creep_push_m", num(o.creep_push));
-    json_object_set_new(j, "pinch_ratio", num(o.pinch_ratio));
-    json_object_set_new(j, "cost_bodies", json_integer(o.cost_bodies));
-    json_object_set_new(j, "cost_step_us", num(o.cost_step_us));
-    json_t *notes = json_array();
-    for (const std::string &n : o.notes)
-        json_array_append_new(notes, json_string(n.c_str()));
-    json_object_set_new(j, "notes", notes);
-    return j;
+    for (const std::string &n : o.note_text)
+        pf_peer_note(&o, n.c_str());
+    return pf_peer_result_json("bullet", c.name, PF_PEER_BULLET_VERSION, settings.c_str(), &o);
 }
 
 void usage(FILE *f)
@@ -496,40 +465,12 @@ void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    const char *out = nullptr;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!std::strcmp(argv[i], "--quick")) {
-            quick = true;
-        } else if (!std::strcmp(argv[i], "--out")) {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "pf-peer-bullet: --out needs a file name\n");
-                return 2;
-            }
-            out = argv[++i];
-        } else {
-            std::fprintf(stderr, "pf-peer-bullet: unknown argument '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (!out) {
-        std::fprintf(stderr, "pf-peer-bullet: --out FILE.json is required\n");
-        usage(stderr);
-        return 2;
-    }
+    const char *out;
+    int rc = pf_peer_parse_args("pf-peer-bullet", argc, argv, usage, &out, &quick);
+    if (rc >= 0) return rc;
     const Config configs[] = {{"default", false}, {"+ spin", true}};
     json_t *all = json_array();
     for (const Config &c : configs)
         json_array_append_new(all, run_config(c));
-    int rc = json_dump_file(all, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(all);
-    if (rc != 0) {
-        std::fprintf(stderr, "pf-peer-bullet: cannot write '%s'\n", out);
-        return 1;
-    }
-    std::fprintf(stderr, "pf-peer-bullet: wrote %s\n", out);
-    return 0;
+    return pf_peer_write_json("pf-peer-bullet", all, out);
 }

@@ -19,7 +19,7 @@
  *
  * Usage: pf-peer-mujoco --out FILE.json [--quick]
  */
-#include "pf_peer_cases.h"
+#include "pf_peer_json.h"
 
 #include <jansson.h>
 #include <limits.h>
@@ -168,6 +168,33 @@ static void die_model(const char *what, const char *why)
     exit(1);
 }
 
+/* The model of the MJCF text in b (freed here); the program ends, naming the case, if MuJoCo
+ * refuses it. */
+static mjModel *model_or_die(Buf *b, const char *what)
+{
+    char why[1024] = "";
+    mjModel *m = model_load(b->s, why, sizeof why);
+    free(b->s);
+    if (!m) die_model(what, why);
+    return m;
+}
+
+/* The data of m; the program ends, naming the case, if it cannot be allocated. */
+static mjData *data_or_die(const mjModel *m, const char *what)
+{
+    char why[1024] = "";
+    mjData *d = data_make(m, why, sizeof why);
+    if (!d) die_model(what, why);
+    return d;
+}
+
+/* n steps; the program ends, naming the case, if one fails. */
+static void steps_or_die(const mjModel *m, mjData *d, int n, const char *what)
+{
+    char why[1024] = "";
+    if (steps(m, d, n, why, sizeof why)) die_model(what, why);
+}
+
 /* ------------------------------------------------------------------------------------------- */
 /* eccentric push and push direction                                                            */
 /* ------------------------------------------------------------------------------------------- */
@@ -206,10 +233,7 @@ static mjModel *block_model(int condim)
             "</body></worldbody></mujoco>",
             PF_PEER_PUSH_MU_S, spin, PF_PEER_PUSH_H / 2, PF_PEER_PUSH_L / 2, PF_PEER_PUSH_W / 2,
             PF_PEER_PUSH_H / 2, mass, PF_PEER_PUSH_MU_S, spin);
-    char why[1024] = "";
-    mjModel *m = model_load(b.s, why, sizeof why);
-    free(b.s);
-    if (!m) die_model("block", why);
+    mjModel *m = model_or_die(&b, "block");
     return m;
 }
 
@@ -227,11 +251,8 @@ static void body_point(const mjData *d, const double p[3], double out[3])
 static double breakaway(int condim, const double p[3], const double dir[3])
 {
     mjModel *m = block_model(condim);
-    char why[1024] = "";
-    mjData *d = data_make(m, why, sizeof why);
-    if (!d) die_model("block", why);
-    if (steps(m, d, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), why, sizeof why))
-        die_model("block", why);
+    mjData *d = data_or_die(m, "block");
+    steps_or_die(m, d, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), "block");
     const double mass = PF_PEER_PUSH_RHO * PF_PEER_PUSH_L * PF_PEER_PUSH_W * PF_PEER_PUSH_H;
     const double fmax = 3.0 * PF_PEER_PUSH_MU_S * mass * PF_PEER_G;
     double p0[3];
@@ -250,7 +271,7 @@ static double breakaway(int condim, const double p[3], const double dir[3])
         xf[3] = r[1] * xf[2] - r[2] * xf[1];
         xf[4] = r[2] * xf[0] - r[0] * xf[2];
         xf[5] = r[0] * xf[1] - r[1] * xf[0];
-        if (steps(m, d, 1, why, sizeof why)) die_model("block", why);
+        steps_or_die(m, d, 1, "block");
         body_point(d, p, pw);
         if (hypot(pw[0] - p0[0], pw[1] - p0[1]) >= PF_PEER_BREAK_DIST) {
             result = F;
@@ -283,21 +304,16 @@ static DiskResult disk_run(int condim)
             "</body></worldbody></mujoco>",
             PF_PEER_DISK_MU, spin, PF_PEER_DISK_HEIGHT / 2, PF_PEER_DISK_R, PF_PEER_DISK_HEIGHT / 2,
             PF_PEER_DISK_MASS, PF_PEER_DISK_MU, spin);
-    char why[1024] = "";
-    mjModel *m = model_load(b.s, why, sizeof why);
-    free(b.s);
-    if (!m) die_model("disk", why);
-    mjData *d = data_make(m, why, sizeof why);
-    if (!d) die_model("disk", why);
-    if (steps(m, d, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), why, sizeof why))
-        die_model("disk", why);
+    mjModel *m = model_or_die(&b, "disk");
+    mjData *d = data_or_die(m, "disk");
+    steps_or_die(m, d, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), "disk");
     /* free joint: qvel = linear velocity (world), angular velocity (body frame; the axis is z) */
     d->qvel[0] = PF_PEER_DISK_V0;
     d->qvel[5] = PF_PEER_DISK_W0;
     DiskResult res = {NAN, NAN, NAN};
     const double tmax = 10.0 * PF_PEER_DISK_V0 / (PF_PEER_DISK_MU * PF_PEER_G);
     for (long k = 1; k * PF_PEER_DT <= tmax; ++k) {
-        if (steps(m, d, 1, why, sizeof why)) die_model("disk", why);
+        steps_or_die(m, d, 1, "disk");
         const double t = k * PF_PEER_DT;
         const double v = hypot(d->qvel[0], d->qvel[1]), w = fabs(d->qvel[5]);
         if (v >= 0.05 * PF_PEER_DISK_V0 && w >= 0.05 * PF_PEER_DISK_W0)
@@ -337,22 +353,17 @@ static double creep(int condim, int incline, double T, double *first)
             PF_PEER_CREEP_MU, spin, PF_PEER_CREEP_SIDE / 2, PF_PEER_CREEP_SIDE / 2,
             PF_PEER_CREEP_SIDE / 2, PF_PEER_CREEP_SIDE / 2, PF_PEER_CREEP_MASS, PF_PEER_CREEP_MU,
             spin);
-    char why[1024] = "";
-    mjModel *m = model_load(b.s, why, sizeof why);
-    free(b.s);
-    if (!m) die_model("creep", why);
-    mjData *d = data_make(m, why, sizeof why);
-    if (!d) die_model("creep", why);
-    if (steps(m, d, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), why, sizeof why))
-        die_model("creep", why);
+    mjModel *m = model_or_die(&b, "creep");
+    mjData *d = data_or_die(m, "creep");
+    steps_or_die(m, d, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), "creep");
     const double x0 = d->xipos[3], y0 = d->xipos[4];
     if (!incline)
         d->xfrc_applied[6] =
             PF_PEER_CREEP_FRACTION * PF_PEER_CREEP_MU * PF_PEER_CREEP_MASS * PF_PEER_G;
     const double t1 = T < 1.0 ? T : 1.0;
-    if (steps(m, d, (int)lround(t1 / PF_PEER_DT), why, sizeof why)) die_model("creep", why);
+    steps_or_die(m, d, (int)lround(t1 / PF_PEER_DT), "creep");
     *first = hypot(d->xipos[3] - x0, d->xipos[4] - y0);
-    if (steps(m, d, (int)lround((T - t1) / PF_PEER_DT), why, sizeof why)) die_model("creep", why);
+    steps_or_die(m, d, (int)lround((T - t1) / PF_PEER_DT), "creep");
     const double s = hypot(d->xipos[3] - x0, d->xipos[4] - y0);
     mj_deleteData(d);
     mj_deleteModel(m);
@@ -440,22 +451,17 @@ static int pinch_holds(int condim, double d)
                 "</body>",
                 d, s * (yt + PINCH_R), PINCH_R, PINCH_MU, spin);
     buf_add(&b, "</worldbody></mujoco>");
-    char why[1024] = "";
-    mjModel *m = model_load(b.s, why, sizeof why);
-    free(b.s);
-    if (!m) die_model("pinch", why);
-    mjData *dd = data_make(m, why, sizeof why);
-    if (!dd) die_model("pinch", why);
+    mjModel *m = model_or_die(&b, "pinch");
+    mjData *dd = data_or_die(m, "pinch");
     /* qvel: bar 6, finger at -y (dof 6) pushed +y, finger at +y (dof 7) pushed -y */
     dd->qfrc_applied[6] = PF_PEER_PINCH_N;
     dd->qfrc_applied[7] = -PF_PEER_PINCH_N;
-    if (steps(m, dd, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), why, sizeof why))
-        die_model("pinch", why);
+    steps_or_die(m, dd, (int)lround(PF_PEER_SETTLE / PF_PEER_DT), "pinch");
     const double x0[3] = {dd->xipos[3], dd->xipos[4], dd->xipos[5]};
     dd->xfrc_applied[6 + 2] = -PINCH_BAR_M * PF_PEER_G;
     int held = 1;
     for (long k = 0; k * PF_PEER_DT < PINCH_HOLD_T && held; k += 10) {
-        if (steps(m, dd, 10, why, sizeof why)) die_model("pinch", why);
+        steps_or_die(m, dd, 10, "pinch");
         const double dx = dd->xipos[3] - x0[0], dy = dd->xipos[4] - x0[1],
                      dz = dd->xipos[5] - x0[2];
         if (sqrt(dx * dx + dy * dy + dz * dz) >= PINCH_SLIP) held = 0;
@@ -593,7 +599,7 @@ static double cost_run(int condim, int *bodies, char *note, size_t nnote)
     fprintf(stderr, "pf-peer-mujoco:   cost: %d boxes, mjData buffer %d bytes, stack %d mjtNums\n",
             n, d->nbuffer, d->nstack);
     double t0 = now_s();
-    if (steps(m, d, PF_PEER_COST_STEPS, why, sizeof why)) die_model("cost", why);
+    steps_or_die(m, d, PF_PEER_COST_STEPS, "cost");
     const double us = (now_s() - t0) / PF_PEER_COST_STEPS * 1e6;
     mj_deleteData(d);
     mj_deleteModel(m);
@@ -601,11 +607,6 @@ static double cost_run(int condim, int *bodies, char *note, size_t nnote)
 }
 
 /* ------------------------------------------------------------------------------------------- */
-
-static json_t *num_or_null(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
 
 static json_t *run_config(int condim, double dstar)
 {
@@ -632,7 +633,7 @@ static json_t *run_config(int condim, double dstar)
         const double p[3] = {pf_peer_push_h[k], -PF_PEER_PUSH_W / 2, 0.0}, dir[3] = {0, 1, 0};
         const double F = breakaway(condim, p, dir);
         fprintf(stderr, "pf-peer-mujoco:   h = %g mm: %.5g mN\n", pf_peer_push_h[k] * 1e3, F * 1e3);
-        json_array_append_new(push, num_or_null(F));
+        json_array_append_new(push, pf_peer_num(F));
     }
     json_object_set_new(o, "push_breakaway_N", push);
 
@@ -644,7 +645,7 @@ static json_t *run_config(int condim, double dstar)
         const double th = k * PF_PEER_DIR_STEP_DEG * M_PI / 180.0;
         const double p[3] = {0, 0, 0}, dir[3] = {cos(th), sin(th), 0};
         const double F = breakaway(condim, p, dir);
-        json_array_append_new(dirs, num_or_null(F));
+        json_array_append_new(dirs, pf_peer_num(F));
         if (!isfinite(F)) all = 0;
         fmin = fmin < F ? fmin : F;
         fmax = fmax > F ? fmax : F;
@@ -655,9 +656,9 @@ static json_t *run_config(int condim, double dstar)
 
     fprintf(stderr, "pf-peer-mujoco: condim %d: sliding-spinning disk\n", condim);
     const DiskResult dr = disk_run(condim);
-    json_object_set_new(o, "disk_eps", num_or_null(dr.eps));
-    json_object_set_new(o, "disk_stop_trans_s", num_or_null(dr.stop_trans));
-    json_object_set_new(o, "disk_stop_spin_s", num_or_null(dr.stop_spin));
+    json_object_set_new(o, "disk_eps", pf_peer_num(dr.eps));
+    json_object_set_new(o, "disk_stop_trans_s", pf_peer_num(dr.stop_trans));
+    json_object_set_new(o, "disk_stop_spin_s", pf_peer_num(dr.stop_spin));
     if (!isfinite(dr.stop_trans) || !isfinite(dr.stop_spin))
         json_array_append_new(notes, json_string("disk: did not stop within 10 v0/(mu g)"));
 
@@ -665,8 +666,8 @@ static json_t *run_config(int condim, double dstar)
     fprintf(stderr, "pf-peer-mujoco: condim %d: creep (%g s)\n", condim, T);
     double first_incl, first_push;
     const double incl = creep(condim, 1, T, &first_incl), push_d = creep(condim, 0, T, &first_push);
-    json_object_set_new(o, "creep_incline_m", num_or_null(incl));
-    json_object_set_new(o, "creep_push_m", num_or_null(push_d));
+    json_object_set_new(o, "creep_incline_m", pf_peer_num(incl));
+    json_object_set_new(o, "creep_push_m", pf_peer_num(push_d));
     snprintf(buf, sizeof buf,
              "creep: of the %.3g m on the incline, %.3g m came in the first second; of the %.3g m "
              "under the push (applied at once), %.3g m",
@@ -702,7 +703,7 @@ static json_t *run_config(int condim, double dstar)
     char note[1400] = "";
     const double us = cost_run(condim, &bodies, note, sizeof note);
     json_object_set_new(o, "cost_bodies", json_integer(bodies));
-    json_object_set_new(o, "cost_step_us", num_or_null(us));
+    json_object_set_new(o, "cost_step_us", pf_peer_num(us));
     if (note[0]) json_array_append_new(notes, json_string(note));
     if (g_quick) json_array_append_new(notes, json_string("--quick: cost with at most 100 boxes"));
     fprintf(stderr, "pf-peer-mujoco:   %d boxes: %.1f us/step\n", bodies, us);

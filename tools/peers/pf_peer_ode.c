@@ -12,7 +12,7 @@
  * motor fingertips, sudden load, QuickStep at 20 iterations, LIMIT criterion).
  *
  * Usage: pf-peer-ode --out FILE.json [--quick]. Progress on stderr. */
-#include "pf_peer_cases.h"
+#include "pf_peer_json.h"
 #include "pf_scene.h"
 
 #include <jansson.h>
@@ -29,8 +29,6 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-#define MAX_NOTES 16
-
 typedef struct Config {
     const char *name;
     pfOdeMode mode;
@@ -45,15 +43,7 @@ typedef struct Sim {
     int status; ///< first failing pf_ode_* status (PF_OK while all is well)
 } Sim;
 
-typedef struct Out {
-    double push[3], dir[PF_PEER_DIR_N], dir_spread;
-    double disk_eps, disk_stop_trans, disk_stop_spin;
-    double creep_incline, creep_push, pinch_ratio;
-    int cost_bodies;
-    double cost_step_us;
-    const char *notes[MAX_NOTES];
-    int nnotes;
-} Out;
+typedef pfPeerResult Out;
 
 static int quick;
 static long lcp_messages; ///< ODE's "LCP internal error" messages (its handler is process-wide)
@@ -63,11 +53,6 @@ static void count_message(int num, const char *msg, va_list ap)
     (void)num;
     (void)ap;
     if (strstr(msg, "LCP internal error")) lcp_messages++;
-}
-
-static void note(Out *o, const char *text)
-{
-    if (o->nnotes < MAX_NOTES) o->notes[o->nnotes++] = text;
 }
 
 static void near(void *data, dGeomID a, dGeomID b)
@@ -142,6 +127,28 @@ static dBodyID add_box(Sim *s, double lx, double ly, double lz, double mass, dou
     return b;
 }
 
+/* The ground plane and the body's geom both of friction (mu_s, mu_k). */
+static int sim_pair_material(Sim *s, dGeomID ground, dGeomID geom, double mu_s, double mu_k)
+{
+    int rc = sim_material(s, ground, mu_s, mu_k);
+    return rc != PF_OK ? rc : sim_material(s, geom, mu_s, mu_k);
+}
+
+/* A world (sim_begin) with a ground plane and one box at the origin, both of friction
+ * (mu_s, mu_k): the push and creep cases. The box, or NULL (nothing left to end) on failure. */
+static dBodyID sim_box_on_plane(Sim *s, pfOdeMode mode, const double g[3], double lx, double ly,
+                                double lz, double mass, double mu_s, double mu_k)
+{
+    if (sim_begin(s, mode, g) != PF_OK) return NULL;
+    dGeomID ground = dCreatePlane(s->space, 0, 0, 1, 0), geom;
+    dBodyID b = add_box(s, lx, ly, lz, mass, 0, 0, &geom);
+    if (sim_pair_material(s, ground, geom, mu_s, mu_k) != PF_OK) {
+        sim_end(s);
+        return NULL;
+    }
+    return b;
+}
+
 static double ramp_rate(void)
 {
     return quick ? 10.0 * PF_PEER_PUSH_RAMP : PF_PEER_PUSH_RAMP;
@@ -155,14 +162,11 @@ static double push_breakaway(pfOdeMode mode, double a, double px, double py)
 {
     const double g[3] = {0, 0, -PF_PEER_G};
     Sim s;
-    if (sim_begin(&s, mode, g) != PF_OK) return NAN;
     const double mass = PF_PEER_PUSH_RHO * PF_PEER_PUSH_L * PF_PEER_PUSH_W * PF_PEER_PUSH_H;
-    dGeomID ground = dCreatePlane(s.space, 0, 0, 1, 0), geom;
-    dBodyID b = add_box(&s, PF_PEER_PUSH_L, PF_PEER_PUSH_W, PF_PEER_PUSH_H, mass, 0, 0, &geom);
+    dBodyID b = sim_box_on_plane(&s, mode, g, PF_PEER_PUSH_L, PF_PEER_PUSH_W, PF_PEER_PUSH_H, mass,
+                                 PF_PEER_PUSH_MU_S, PF_PEER_PUSH_MU_K);
+    if (!b) return NAN;
     double result = NAN;
-    if (sim_material(&s, ground, PF_PEER_PUSH_MU_S, PF_PEER_PUSH_MU_K) != PF_OK ||
-        sim_material(&s, geom, PF_PEER_PUSH_MU_S, PF_PEER_PUSH_MU_K) != PF_OK)
-        goto done;
     const double fmax = 2.0 * PF_PEER_PUSH_MU_S * mass * PF_PEER_G, ramp = ramp_rate();
     long settle = lround(PF_PEER_SETTLE / PF_PEER_DT);
     long n_max = settle + (long)ceil(fmax / ramp / PF_PEER_DT);
@@ -201,9 +205,7 @@ static void disk_case(pfOdeMode mode, Out *o)
     dGeomID geom = dCreateCylinder(s.space, PF_PEER_DISK_R, PF_PEER_DISK_HEIGHT);
     dGeomSetBody(geom, b);
     dBodySetPosition(b, 0, 0, 0.5 * PF_PEER_DISK_HEIGHT - 1e-5);
-    if (sim_material(&s, ground, PF_PEER_DISK_MU, PF_PEER_DISK_MU) != PF_OK ||
-        sim_material(&s, geom, PF_PEER_DISK_MU, PF_PEER_DISK_MU) != PF_OK)
-        goto done;
+    if (sim_pair_material(&s, ground, geom, PF_PEER_DISK_MU, PF_PEER_DISK_MU) != PF_OK) goto done;
     long settle = lround(PF_PEER_SETTLE / PF_PEER_DT), n_max = settle + lround(3.0 / PF_PEER_DT);
     for (long k = 0; k < n_max; ++k) {
         if (k == settle) {
@@ -236,14 +238,11 @@ static double creep(pfOdeMode mode, int push)
         g[2] = -PF_PEER_G * cos(alpha);
     }
     Sim s;
-    if (sim_begin(&s, mode, g) != PF_OK) return NAN;
     const double a = PF_PEER_CREEP_SIDE;
-    dGeomID ground = dCreatePlane(s.space, 0, 0, 1, 0), geom;
-    dBodyID b = add_box(&s, a, a, a, PF_PEER_CREEP_MASS, 0, 0, &geom);
+    dBodyID b = sim_box_on_plane(&s, mode, g, a, a, a, PF_PEER_CREEP_MASS, PF_PEER_CREEP_MU,
+                                 PF_PEER_CREEP_MU);
+    if (!b) return NAN;
     double result = NAN;
-    if (sim_material(&s, ground, PF_PEER_CREEP_MU, PF_PEER_CREEP_MU) != PF_OK ||
-        sim_material(&s, geom, PF_PEER_CREEP_MU, PF_PEER_CREEP_MU) != PF_OK)
-        goto done;
     const double F = PF_PEER_CREEP_FRACTION * PF_PEER_CREEP_MU * PF_PEER_CREEP_MASS * PF_PEER_G;
     long settle = lround(PF_PEER_SETTLE / PF_PEER_DT);
     long n = settle + lround((quick ? 1.0 : PF_PEER_CREEP_T) / PF_PEER_DT);
@@ -272,7 +271,7 @@ static double pinch_ratio(pfOdeMode mode, Out *o)
     pfError err;
     if (pf_scene_create("pinch", "limit", mode, kv, 3, &sc, &err) != PF_OK) {
         fprintf(stderr, "pf-peer-ode: pinch: %s\n", err.message);
-        note(o, "pinch: the pinch scene failed to build (see stderr)");
+        pf_peer_note(o, "pinch: the pinch scene failed to build (see stderr)");
         return NAN;
     }
     double dt = pf_scene_default_dt(sc), T = pf_scene_default_duration(sc);
@@ -322,19 +321,6 @@ done:
     sim_end(&s);
 }
 
-static json_t *num(double v)
-{
-    return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *num_array(const double *v, int n)
-{
-    json_t *a = json_array();
-    for (int i = 0; i < n; ++i)
-        json_array_append_new(a, num(v[i]));
-    return a;
-}
-
 static json_t *run_config(const Config *c)
 {
     Out o;
@@ -378,54 +364,40 @@ static json_t *run_config(const Config *c)
                  "ODE printed 'LCP internal error' %ld times (its LCP solver; counted, "
                  "not shown)",
                  lcp_messages);
-        note(&o, t);
+        pf_peer_note(&o, t);
     }
     if (quick)
-        note(&o, "--quick: ramp 10x faster, creep over 1 s, pinch tol 0.05, cost over 20 steps");
-    note(&o, "eccentric push and direction: breakaway when the pushed point has moved 0.1 mm, "
-             "as for every engine (not the adapter's patch state)");
-    note(&o, "pinch: the pinch scene's own bisection (motor fingertips, QuickStep at 20 "
-             "iterations, LIMIT criterion); it holds while either end of the bar moves less than "
-             "1 mm relative to the fingertips' midpoint, stricter than the centre's 1 mm");
+        pf_peer_note(
+            &o, "--quick: ramp 10x faster, creep over 1 s, pinch tol 0.05, cost over 20 steps");
+    pf_peer_note(&o,
+                 "eccentric push and direction: breakaway when the pushed point has moved 0.1 mm, "
+                 "as for every engine (not the adapter's patch state)");
+    pf_peer_note(
+        &o, "pinch: the pinch scene's own bisection (motor fingertips, QuickStep at 20 "
+            "iterations, LIMIT criterion); it holds while either end of the bar moves less than "
+            "1 mm relative to the fingertips' midpoint, stricter than the centre's 1 mm");
     if (c->mode == PF_ODE_MODE_STOCK) {
-        note(&o, "stock: ODE's friction pyramid (dContactApprox1, mu = mu_s, box-plane contact "
-                 "points at the corners), no torsional friction");
+        pf_peer_note(&o,
+                     "stock: ODE's friction pyramid (dContactApprox1, mu = mu_s, box-plane contact "
+                     "points at the corners), no torsional friction");
         if (!(o.pinch_ratio > 0.0))
-            note(&o, "pinch: point contacts carry no torsion, the bar turns at any offset");
+            pf_peer_note(&o, "pinch: point contacts carry no torsion, the bar turns at any offset");
     } else {
-        note(&o, "patchfriction: the adapter's defaults (exact patch friction, CA stick test, "
-                 "coupling auto); the CA test (P10-P12) breaks an eccentric push away a little "
-                 "above the exact limit set (P32; criterion LIMIT), about 3 % at h = 5 mm");
+        pf_peer_note(&o,
+                     "patchfriction: the adapter's defaults (exact patch friction, CA stick test, "
+                     "coupling auto); the CA test (P10-P12) breaks an eccentric push away a little "
+                     "above the exact limit set (P32; criterion LIMIT), about 3 % at h = 5 mm");
     }
 
-    json_t *j = json_object();
-    json_object_set_new(j, "engine", json_string("ode"));
-    json_object_set_new(j, "config", json_string(c->name));
-    json_object_set_new(j, "version", json_string(PF_PEER_ODE_VERSION));
-    json_object_set_new(
-        j, "settings",
-        json_string(c->mode == PF_ODE_MODE_STOCK
-                        ? "dWorldStep, dt 1 ms, dContactApprox1 pyramid (mu_s), default ERP 0.2 / "
-                          "CFM, surface layer 0.1 mm; pinch: QuickStep 20 iterations"
-                        : "dWorldStep, dt 1 ms, patchfriction exact mode, CA criterion, default "
-                          "ERP 0.2 / CFM, surface layer 0.1 mm; pinch: QuickStep 20 iterations, "
-                          "LIMIT criterion"));
-    json_object_set_new(j, "push_breakaway_N", num_array(o.push, 3));
-    json_object_set_new(j, "dir_breakaway_N", num_array(o.dir, PF_PEER_DIR_N));
-    json_object_set_new(j, "dir_spread", num(o.dir_spread));
-    json_object_set_new(j, "disk_eps", num(o.disk_eps));
-    json_object_set_new(j, "disk_stop_trans_s", num(o.disk_stop_trans));
-    json_object_set_new(j, "disk_stop_spin_s", num(o.disk_stop_spin));
-    json_object_set_new(j, "creep_incline_m", num(o.creep_incline));
-    json_object_set_new(j, "creep_push_m", num(o.creep_push));
-    json_object_set_new(j, "pinch_ratio", num(o.pinch_ratio));
-    json_object_set_new(j, "cost_bodies", json_integer(o.cost_bodies));
-    json_object_set_new(j, "cost_step_us", num(o.cost_step_us));
-    json_t *notes = json_array();
-    for (int i = 0; i < o.nnotes; ++i)
-        json_array_append_new(notes, json_string(o.notes[i]));
-    json_object_set_new(j, "notes", notes);
-    return j;
+    return pf_peer_result_json(
+        "ode", c->name, PF_PEER_ODE_VERSION,
+        c->mode == PF_ODE_MODE_STOCK
+            ? "dWorldStep, dt 1 ms, dContactApprox1 pyramid (mu_s), default ERP 0.2 / "
+              "CFM, surface layer 0.1 mm; pinch: QuickStep 20 iterations"
+            : "dWorldStep, dt 1 ms, patchfriction exact mode, CA criterion, default "
+              "ERP 0.2 / CFM, surface layer 0.1 mm; pinch: QuickStep 20 iterations, "
+              "LIMIT criterion",
+        &o);
 }
 
 static void usage(FILE *f)
@@ -438,43 +410,15 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL;
-    for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--quick")) {
-            quick = 1;
-        } else if (!strcmp(argv[i], "--out")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "pf-peer-ode: --out needs a file name\n");
-                return 2;
-            }
-            out = argv[++i];
-        } else {
-            fprintf(stderr, "pf-peer-ode: unknown argument '%s'\n", argv[i]);
-            usage(stderr);
-            return 2;
-        }
-    }
-    if (!out) {
-        fprintf(stderr, "pf-peer-ode: --out FILE.json is required\n");
-        usage(stderr);
-        return 2;
-    }
+    const char *out;
+    int rc = pf_peer_parse_args("pf-peer-ode", argc, argv, usage, &out, &quick);
+    if (rc >= 0) return rc;
     dInitODE2(0);
     dSetMessageHandler(count_message);
     const Config configs[] = {{"stock", PF_ODE_MODE_STOCK}, {"patchfriction", PF_ODE_MODE_EXACT}};
     json_t *all = json_array();
     for (size_t i = 0; i < sizeof configs / sizeof configs[0]; ++i)
         json_array_append_new(all, run_config(&configs[i]));
-    int rc = json_dump_file(all, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-    json_decref(all);
     dCloseODE();
-    if (rc != 0) {
-        fprintf(stderr, "pf-peer-ode: cannot write '%s'\n", out);
-        return 1;
-    }
-    fprintf(stderr, "pf-peer-ode: wrote %s\n", out);
-    return 0;
+    return pf_peer_write_json("pf-peer-ode", all, out);
 }
