@@ -1,0 +1,40 @@
+/* Interleaved patch-vs-stock step timing shared by the ODE benchmarks of pf-bench (bench_ode.c,
+ * bench_scenes.c): rounds of steps alternate between the two runs (stock first in even rounds,
+ * patch first in odd ones), each round's wall time and per-phase times (pfSceneStepTiming) are
+ * kept, and one JSON line compares the fastest rounds and the medians. */
+#ifndef PF_BENCH_PHASES_H
+#define PF_BENCH_PHASES_H
+
+#include "pf_scene.h"
+
+/// Largest number of measured rounds.
+#define PF_BENCH_MAX_ROUNDS 16
+
+/** One step of a benchmarked run: adds its phase times to *tm and returns the number of
+ *  patches of the step (pf_ode_patch_count), or a negative status on failure. */
+typedef int (*pfBenchStepFn)(void *run, pfSceneStepTiming *tm);
+
+/// The measured rounds of one run (stock or patch).
+typedef struct pfBenchSide {
+    double step_s[PF_BENCH_MAX_ROUNDS];           ///< wall time of each round [s]
+    pfSceneStepTiming phase[PF_BENCH_MAX_ROUNDS]; ///< phase times of each round
+    long long patches;                            ///< patch-steps over all measured rounds
+    int rounds;                                   ///< rounds measured
+} pfBenchSide;
+
+/** Time `stock` and `patch` (opaque runs stepped by step): warm steps of each, then rounds
+ *  (<= PF_BENCH_MAX_ROUNDS) of per steps each, interleaved. label names the run in the progress
+ *  messages on stderr. Returns 0, or the first negative status of step. */
+int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *patch, int warm,
+                      int rounds, int per, pfBenchSide *out_stock, pfBenchSide *out_patch);
+
+/** Print one JSON line: {"name":name, <extra>, the step times and ratio (fastest round and
+ *  median), per-phase us per step and share for both runs (fastest round), cost per body and
+ *  step}. extra: preformatted JSON members without surrounding commas ("" for none). */
+void pf_bench_print_pair(const char *name, const char *extra, int bodies, int per,
+                         const pfBenchSide *stock, const pfBenchSide *patch);
+
+/// CLOCK_MONOTONIC in seconds.
+double pf_bench_now(void);
+
+#endif
