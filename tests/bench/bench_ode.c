@@ -167,6 +167,7 @@ static void destroy(bscene *s)
 static void cubes_pair(const char *name, int n, int quick, int warm, int rounds, int per)
 {
     static bscene st, pa;
+    if (!pf_bench_selected(name)) return;
     build(&st, 1, PF_ODE_COUPLING_ADAPTER, n, quick);
     build(&pa, 0, PF_ODE_COUPLING_ADAPTER, n, quick);
     pfBenchSide ss, sp;
@@ -206,6 +207,11 @@ void pf_bench_ode(int quick)
     const double dt = 1e-3;
     const int warm = quick ? 5 : 50, blocks = quick ? 2 : 10, per = quick ? 5 : 50;
     dInitODE2(0);
+    if (pf_bench_restricted()) { /* --only: one of the pair lines */
+        cubes_all(quick);
+        pf_bench_scenes(quick);
+        return;
+    }
     static bscene st, pa, so;
     const int solver = pf_ode_solver_coupling_available();
     build(&st, 1, PF_ODE_COUPLING_ADAPTER, NBOX, 1);

@@ -7,6 +7,29 @@
 #include <string.h>
 #include <time.h>
 
+static const char *g_only;
+static int g_patch_only;
+
+void pf_bench_set_patch_only(int on)
+{
+    g_patch_only = on;
+}
+
+void pf_bench_set_only(const char *only)
+{
+    g_only = only;
+}
+
+int pf_bench_selected(const char *name)
+{
+    return !g_only || strcmp(g_only, name) == 0;
+}
+
+int pf_bench_restricted(void)
+{
+    return g_only != NULL;
+}
+
 double pf_bench_now(void)
 {
     struct timespec ts;
@@ -36,13 +59,15 @@ int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *
     pfSceneStepTiming scratch = {0};
     double wall;
     int rc;
-    if ((rc = run_block(step, stock, warm, &scratch, &wall, NULL)) < 0) return rc;
+    if ((rc = run_block(step, stock, g_patch_only ? 0 : warm, &scratch, &wall, NULL)) < 0)
+        return rc;
     if ((rc = run_block(step, patch, warm, &scratch, &wall, NULL)) < 0) return rc;
     for (int r = 0; r < rounds; ++r) {
         /* alternate which run goes first, so a load change hits both alike */
         for (int k = 0; k < 2; ++k) {
             int is_patch = (k == 0) == (r % 2 == 1);
             pfBenchSide *side = is_patch ? out_patch : out_stock;
+            if (g_patch_only && !is_patch) continue;
             rc = run_block(step, is_patch ? patch : stock, per, &side->phase[r], &side->step_s[r],
                            &side->patches);
             if (rc < 0) return rc;
@@ -94,7 +119,7 @@ void pf_bench_print_pair(const char *name, const char *extra, int bodies, int pe
                          const pfBenchSide *stock, const pfBenchSide *patch)
 {
     int n = stock->rounds < patch->rounds ? stock->rounds : patch->rounds;
-    if (n < 1 || per < 1) return;
+    if (n < 1 || per < 1 || g_patch_only) return;
     double ratio[PF_BENCH_MAX_ROUNDS];
     for (int r = 0; r < n; ++r)
         ratio[r] = patch->step_s[r] / stock->step_s[r];

@@ -41,6 +41,7 @@ static void scene_pair(const char *name, const char *scene, const char *case_nam
 {
     pfScene *st = NULL, *pa = NULL;
     pfError err;
+    if (!pf_bench_selected(name)) return;
     if (pf_scene_create(scene, case_name, PF_ODE_MODE_STOCK, kv, nkv, &st, &err) != PF_OK ||
         pf_scene_create(scene, case_name, PF_ODE_MODE_EXACT, kv, nkv, &pa, &err) != PF_OK) {
         fprintf(stderr, "pf-bench: %s: %s\n", name, err.message);
