@@ -160,7 +160,8 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pf-bench [--quick] [--only NAME]\n  prints one JSON object per line; "
+    fprintf(f, "usage: pf-bench [--quick] [--only NAME [--patch-only]]\n  prints one JSON object "
+               "per line; "
                "ratios are measured within this run\n  --only NAME: only the ODE line NAME "
                "(scene_cubes_*, scaling_*, scene_bin_*, scene_pyramid_*)\n  --patch-only: "
                "with --only, step the patch run alone, print nothing (for profiling)\n");
