@@ -20,9 +20,18 @@ void pf_bench_set_only(const char *only)
     g_only = only;
 }
 
+static int g_selected;
+
 int pf_bench_selected(const char *name)
 {
-    return !g_only || strcmp(g_only, name) == 0;
+    int on = !g_only || strcmp(g_only, name) == 0;
+    g_selected += on;
+    return on;
+}
+
+int pf_bench_selected_count(void)
+{
+    return g_selected;
 }
 
 int pf_bench_restricted(void)

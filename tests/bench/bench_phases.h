@@ -37,11 +37,13 @@ void pf_bench_print_pair(const char *name, const char *extra, int bodies, int pe
 /** Restrict the pair benchmarks to the line named only (NULL: run all); for profiling one scene
  *  (pf-bench --only NAME). */
 void pf_bench_set_only(const char *only);
-/// 1 if the line name is to be run (pf_bench_set_only), else 0.
+/// 1 if the line name is to be run (pf_bench_set_only), else 0; counts the lines selected.
 int pf_bench_selected(const char *name);
 /** 1: step only the patch runs and print no pair lines (pf-bench --patch-only, for a profile of
  *  the patch step alone). */
 void pf_bench_set_patch_only(int on);
+/// Number of pf_bench_selected calls that returned 1 (0 after --only with an unknown name).
+int pf_bench_selected_count(void);
 /// 1 if pf_bench_set_only restricted the run to one line.
 int pf_bench_restricted(void);
 

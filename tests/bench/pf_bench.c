@@ -181,6 +181,11 @@ int main(int argc, char **argv)
         pf_bench_set_only(only);
         pf_bench_set_patch_only(patch_only);
         pf_bench_ode(quick);
+        if (pf_bench_selected_count() == 0) {
+            fprintf(stderr, "pf-bench: --only %s: no such line\n", only);
+            usage(stderr);
+            return 2;
+        }
         return 0;
     }
     /* Realistic inputs: block sliding up to 0.5 m/s and spinning up to 50 rad/s (CR inside and
