@@ -1,4 +1,5 @@
 /* Registry, life cycle and common ODE plumbing of the literature scenes (pf_scene.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include "pf_scene_impl.h"
 
 #include <math.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static const pfSceneClass *const classes[] = {
     &pf_scene_class_sliding, &pf_scene_class_coupled, &pf_scene_class_table, &pf_scene_class_stack,
@@ -245,22 +247,48 @@ int pfs_ode_step(pfScene *s, double dt, pfError *err)
     return rc;
 }
 
+/* CLOCK_MONOTONIC in seconds, for pfSceneStepTiming */
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void pf_scene_set_step_timing(pfScene *s, pfSceneStepTiming *timing)
+{
+    if (s) s->timing = timing;
+}
+
 static int ode_step(pfScene *s, double dt, pfError *err)
 {
+    pfSceneStepTiming *tm = s->timing;
+    double t0 = tm ? mono_s() : 0.0;
     NearData d = {s, PF_OK};
     dSpaceCollide(s->space, &d, near);
     if (d.status != PF_OK)
         return pfs_fail(err, d.status, "%s: pf_ode_collide failed: %s", s->cls->info.name,
                         pf_strerror(d.status));
+    double t1 = tm ? mono_s() : 0.0;
     int rc = pf_ode_before_step(s->pf, dt);
     if (rc != PF_OK)
         return pfs_fail(err, rc, "%s: pf_ode_before_step failed: %s", s->cls->info.name,
                         pf_strerror(rc));
+    double t2 = tm ? mono_s() : 0.0;
     if (s->quick)
         dWorldQuickStep(s->world, dt);
     else
         dWorldStep(s->world, dt);
+    double t3 = tm ? mono_s() : 0.0;
     rc = pf_ode_after_step(s->pf);
+    if (tm) {
+        double t4 = mono_s();
+        tm->collide_s += t1 - t0;
+        tm->before_step_s += t2 - t1;
+        tm->solver_s += t3 - t2;
+        tm->after_step_s += t4 - t3;
+        tm->steps++;
+    }
     dJointGroupEmpty(s->group);
     if (rc != PF_OK)
         return pfs_fail(err, rc, "%s: pf_ode_after_step failed: %s", s->cls->info.name,

@@ -47,6 +47,7 @@ struct pfScene {
     int quick;         ///< 1: pfs_ode_step uses dWorldQuickStep (ODE's default 20 iterations)
     long lcp_messages; ///< ODE's "LCP internal error" messages during pfs_ode_step
     long ode_messages; ///< ODE's other dMessage messages during pfs_ode_step
+    pfSceneStepTiming *timing; ///< pf_scene_set_step_timing (NULL: not timed)
     void *impl;
 };
 

@@ -6,9 +6,14 @@
  * rect_exact, disk_exact <= 2 x disk_pade). Every benchmark runs over the same pre-generated,
  * realistic inputs; rounds are interleaved and the fastest round of each is kept, so load from
  * other processes inflates all of them alike rather than biasing one. Usage:
- *   pf-bench [--quick]      (--quick: few evaluations, for the ctest smoke run)
+ *   pf-bench [--quick] [--only NAME]
+ *     --quick: few evaluations, for the ctest smoke run
+ *     --only NAME: only the ODE line NAME (scene_cubes_*, scaling_*, scene_bin_*,
+ *                  scene_pyramid_*), e.g. to profile one scene
+ *     --patch-only: with --only, step the patch run alone and print nothing (profiling)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
+#include "bench_phases.h"
 #include "pf_demo_cli.h"
 
 #include <math.h>
@@ -155,16 +160,34 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pf-bench [--quick]\n  prints one JSON object per line; ratios are "
-               "measured within this run\n");
+    fprintf(f, "usage: pf-bench [--quick] [--only NAME [--patch-only]]\n  prints one JSON object "
+               "per line; "
+               "ratios are measured within this run\n  --only NAME: only the ODE line NAME "
+               "(scene_cubes_*, scaling_*, scene_bin_*, scene_pyramid_*)\n  --patch-only: "
+               "with --only, step the patch run alone, print nothing (for profiling)\n");
 }
 
 int main(int argc, char **argv)
 {
     int quick = 0;
-    const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL}};
-    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 1, usage);
+    int patch_only = 0;
+    const char *only = NULL;
+    const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL},
+                               {"--only", NULL, 0, &only},
+                               {"--patch-only", &patch_only, 1, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 3, usage);
     if (rc >= 0) return rc;
+    if (only) {
+        pf_bench_set_only(only);
+        pf_bench_set_patch_only(patch_only);
+        pf_bench_ode(quick);
+        if (pf_bench_selected_count() == 0) {
+            fprintf(stderr, "pf-bench: --only %s: no such line\n", only);
+            usage(stderr);
+            return 2;
+        }
+        return 0;
+    }
     /* Realistic inputs: block sliding up to 0.5 m/s and spinning up to 50 rad/s (CR inside and
      * outside the patch); ball slipping up to 0.4 m/s with spin up to 100 rad/s. */
     for (int i = 0; i < NIN; ++i) {

@@ -1,0 +1,53 @@
+/* Interleaved patch-vs-stock step timing shared by the ODE benchmarks of pf-bench (bench_ode.c,
+ * bench_scenes.c): rounds of steps alternate between the two runs (stock first in even rounds,
+ * patch first in odd ones), each round's wall time and per-phase times (pfSceneStepTiming) are
+ * kept, and one JSON line compares the fastest rounds and the medians. */
+#ifndef PF_BENCH_PHASES_H
+#define PF_BENCH_PHASES_H
+
+#include "pf_scene.h"
+
+/// Largest number of measured rounds.
+#define PF_BENCH_MAX_ROUNDS 16
+
+/** One step of a benchmarked run: adds its phase times to *tm and returns the number of
+ *  patches of the step (pf_ode_patch_count), or a negative status on failure. */
+typedef int (*pfBenchStepFn)(void *run, pfSceneStepTiming *tm);
+
+/// The measured rounds of one run (stock or patch).
+typedef struct pfBenchSide {
+    double step_s[PF_BENCH_MAX_ROUNDS];           ///< wall time of each round [s]
+    pfSceneStepTiming phase[PF_BENCH_MAX_ROUNDS]; ///< phase times of each round
+    long long patches;                            ///< patch-steps over all measured rounds
+    int rounds;                                   ///< rounds measured
+} pfBenchSide;
+
+/** Time `stock` and `patch` (opaque runs stepped by step): warm steps of each, then rounds
+ *  (<= PF_BENCH_MAX_ROUNDS) of per steps each, interleaved. label names the run in the progress
+ *  messages on stderr. Returns 0, or the first negative status of step. */
+int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *patch, int warm,
+                      int rounds, int per, pfBenchSide *out_stock, pfBenchSide *out_patch);
+
+/** Print one JSON line: {"name":name, <extra>, the step times and ratio (fastest round and
+ *  median), per-phase us per step and share for both runs (fastest round), cost per body and
+ *  step}. extra: preformatted JSON members without surrounding commas ("" for none). */
+void pf_bench_print_pair(const char *name, const char *extra, int bodies, int per,
+                         const pfBenchSide *stock, const pfBenchSide *patch);
+
+/** Restrict the pair benchmarks to the line named only (NULL: run all); for profiling one scene
+ *  (pf-bench --only NAME). */
+void pf_bench_set_only(const char *only);
+/// 1 if the line name is to be run (pf_bench_set_only), else 0; counts the lines selected.
+int pf_bench_selected(const char *name);
+/** 1: step only the patch runs and print no pair lines (pf-bench --patch-only, for a profile of
+ *  the patch step alone). */
+void pf_bench_set_patch_only(int on);
+/// Number of pf_bench_selected calls that returned 1 (0 after --only with an unknown name).
+int pf_bench_selected_count(void);
+/// 1 if pf_bench_set_only restricted the run to one line.
+int pf_bench_restricted(void);
+
+/// CLOCK_MONOTONIC in seconds.
+double pf_bench_now(void);
+
+#endif

@@ -1,0 +1,83 @@
+/* The realistic scenes of pf-bench, built by the shared scene module (scenes/, pf_scene.h), patch
+ * friction (adapter coupling) against stock friction under dWorldQuickStep (20 iterations) and
+ * dWorldStep, ODE's defaults otherwise:
+ *   scene_bin_<stepper>:     the bin (pf_scene_bin.c), 120 mixed bodies dropped into a walled
+ *                            bin; timed after a warm-up in which they fall and start to pile up;
+ *   scene_pyramid_<stepper>: the 15-box pyramid (pf_scene_stack.c, case pyramid) at rest.
+ * Each line has the per-phase breakdown of bench_phases.h (the scene's own step timing,
+ * pf_scene_set_step_timing). */
+#include "bench_phases.h"
+
+#include <stdio.h>
+
+/* The bin's bodies fall from up to 2.6 m; the lower layers land from about 0.6 s on and the pile
+ * grows until about 2 s. QuickStep is timed from 1.0 s (warm-up 1000 steps, rounds of 20
+ * steps). dWorldStep's direct LCP over the pile's one island grows steeply with the contacts
+ * (measured with stock friction on this machine: about 4 ms per step at 0.75 s, 1.2 s of
+ * simulation in more than 100 s), so it is timed earlier, from 0.8 s, in rounds of 10 steps,
+ * while the first layers settle: its lines are the start of the pile, not the full pile. */
+static const int BIN_WARM[2] = {1000, 800}, BIN_ROUNDS[2] = {5, 3}, BIN_PER[2] = {20, 10};
+
+void pf_bench_scenes(int quick);
+
+/* pfBenchStepFn over a pfScene */
+static int scene_step(void *run, pfSceneStepTiming *tm)
+{
+    pfScene *s = run;
+    pfError err;
+    pf_scene_set_step_timing(s, tm);
+    int rc = pf_scene_step(s, pf_scene_default_dt(s), &err);
+    pf_scene_set_step_timing(s, NULL);
+    if (rc != PF_OK) {
+        fprintf(stderr, "pf-bench: %s: %s\n", pf_scene_name(s), err.message);
+        return rc;
+    }
+    return pf_ode_patch_count(pf_scene_ode_context(s));
+}
+
+static void scene_pair(const char *name, const char *scene, const char *case_name,
+                       const pfSceneParam *kv, int nkv, int bodies, const char *what, int warm,
+                       int rounds, int per)
+{
+    pfScene *st = NULL, *pa = NULL;
+    pfError err;
+    if (!pf_bench_selected(name)) return;
+    if (pf_scene_create(scene, case_name, PF_ODE_MODE_STOCK, kv, nkv, &st, &err) != PF_OK ||
+        pf_scene_create(scene, case_name, PF_ODE_MODE_EXACT, kv, nkv, &pa, &err) != PF_OK) {
+        fprintf(stderr, "pf-bench: %s: %s\n", name, err.message);
+        pf_scene_destroy(st);
+        return;
+    }
+    pfBenchSide ss, sp;
+    if (pf_bench_run_pair(name, scene_step, st, pa, warm, rounds, per, &ss, &sp) == 0) {
+        char extra[512];
+        const char *stepper = kv[1].value; /* "quick" / "world" */
+        int q = stepper[0] == 'q';
+        snprintf(extra, sizeof extra,
+                 "\"scene\":\"%s\",\"case\":\"%s\",\"stepper\":\"%s\",\"iterations\":%s,"
+                 "\"dt\":%g,\"coupling\":\"adapter\",\"warmup_steps\":%d,\"sim_time_start\":%g,"
+                 "\"what\":\"%s\"",
+                 scene, case_name, q ? "quickstep" : "worldstep", q ? "20" : "null",
+                 pf_scene_default_dt(st), warm, warm * pf_scene_default_dt(st), what);
+        pf_bench_print_pair(name, extra, bodies, per, &ss, &sp);
+    }
+    pf_scene_destroy(st);
+    pf_scene_destroy(pa);
+}
+
+void pf_bench_scenes(int quick)
+{
+    static const char *const steppers[2] = {"quick", "world"};
+    for (int k = 0; k < 2; ++k) {
+        char name[64];
+        pfSceneParam bin[] = {{"coupling", "adapter"}, {"stepper", steppers[k]}, {"count", "120"}};
+        snprintf(name, sizeof name, "scene_bin_%sstep", steppers[k]);
+        scene_pair(name, "bin", "drop", bin, 3, 120,
+                   "120 mixed bodies (box, sphere, capsule, cylinder, trimesh) piling in a bin",
+                   quick ? 2 : BIN_WARM[k], quick ? 2 : BIN_ROUNDS[k], quick ? 2 : BIN_PER[k]);
+        pfSceneParam pyr[] = {{"coupling", "adapter"}, {"stepper", steppers[k]}};
+        snprintf(name, sizeof name, "scene_pyramid_%sstep", steppers[k]);
+        scene_pair(name, "stack", "pyramid", pyr, 2, 15, "15 cubes in rows 5-4-3-2-1 at rest",
+                   quick ? 2 : 100, quick ? 2 : 7, quick ? 5 : 100);
+    }
+}
