@@ -147,14 +147,15 @@ static double patch_size(const pfPatchDef *def)
 
 static int check_twist(pfError *err, const char *name, pfTwist t)
 {
-    char field[40];
-    int s;
-    snprintf(field, sizeof field, "%s.vx", name);
-    if ((s = pf_check_finite(err, field, t.vx)) != PF_OK) return s;
-    snprintf(field, sizeof field, "%s.vy", name);
-    if ((s = pf_check_finite(err, field, t.vy)) != PF_OK) return s;
-    snprintf(field, sizeof field, "%s.w", name);
-    return pf_check_finite(err, field, t.w);
+    const double v[3] = {t.vx, t.vy, t.w};
+    static const char *const comp[3] = {"vx", "vy", "w"};
+    for (int i = 0; i < 3; ++i)
+        if (!isfinite(v[i])) { /* (the field's name is formatted only for the error) */
+            char field[40];
+            snprintf(field, sizeof field, "%s.%s", name, comp[i]);
+            return pf_check_finite(err, field, v[i]);
+        }
+    return PF_OK;
 }
 
 static int check_scalars(pfError *err, double mu, const char *mu_name, double normal_force)

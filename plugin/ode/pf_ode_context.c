@@ -357,6 +357,33 @@ pfOdeBodyEntry *pf_ode_body_entry(const pfOdeContext *ctx, dBodyID b)
     return s < 0 ? NULL : &ctx->bodies[s];
 }
 
+int pf_ode_body_joint_list(const pfOdeContext *ctx, dBodyID b, const dJointID **out)
+{
+    pfOdeBodyEntry *e = ctx->lists_ok && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    pfOdeScratch *sc = ctx->scratch;
+    if (!e || !sc) return -1;
+    if (e->list_epoch != ctx->model_epoch) {
+        const int n = dBodyGetNumJoints(b);
+        if (sc->len + n > sc->cap) {
+            int ncap = sc->cap ? sc->cap : 256;
+            while (ncap < sc->len + n)
+                ncap *= 2;
+            dJointID *nj = realloc(sc->joints, (size_t)ncap * sizeof *nj);
+            if (!nj) return -1;
+            sc->joints = nj;
+            sc->cap = ncap;
+        }
+        for (int i = 0; i < n; ++i) /* (each call walks from the head: once per body here) */
+            sc->joints[sc->len + i] = dBodyGetJoint(b, i);
+        e->list_epoch = ctx->model_epoch;
+        e->list_off = sc->len;
+        e->list_n = n;
+        sc->len += n;
+    }
+    *out = sc->joints + e->list_off;
+    return e->list_n;
+}
+
 int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b)
 {
     int s = b ? body_slot(ctx, b) : -1;
@@ -656,7 +683,8 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     ctx->solver = c.coupling == PF_ODE_COUPLING_SOLVER ||
                   (c.coupling == PF_ODE_COUPLING_AUTO && pf_ode_solver_coupling_available());
     ctx->default_mat = pf_ode_default_material();
-    int st = PF_OK;
+    ctx->scratch = calloc(1, sizeof *ctx->scratch);
+    int st = ctx->scratch ? PF_OK : PF_ERR_NO_MEMORY;
     while (st == PF_OK && ctx->pool_size < c.initial_pair_capacity)
         st = add_chunk(ctx);
     int hcap = 16;
@@ -704,6 +732,8 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->chunks);
     free(ctx->free_list);
     free(ctx->alive);
+    if (ctx->scratch) free(ctx->scratch->joints);
+    free(ctx->scratch);
     free(ctx->pair_hash);
     free(ctx->mat_keys);
     free(ctx->mat_index);

@@ -187,7 +187,18 @@ typedef struct pfOdeBodyEntry {
     int joints_unknown;                       ///< an UNKNOWN joint (pf_ode_classify_joint)
     int joints_nworld;                        ///< its WORLD joints
     dJointID joints_world[PF_ODE_BODY_WORLD]; ///< the first PF_ODE_BODY_WORLD of them, in order
+    /* all its joints in pf_ode_after_step (pf_ode_body_joint_list): list_n of them from
+     * list_off in the context's scratch, for list_epoch == model_epoch */
+    unsigned long list_epoch;
+    int list_off, list_n;
 } pfOdeBodyEntry;
+
+/// Lists kept for one pf_ode_after_step call; behind a pointer, so that functions reading a const
+/// context may fill it.
+typedef struct pfOdeScratch {
+    dJointID *joints; ///< the bodies' joint lists (pfOdeBodyEntry.list_*)
+    int len, cap;
+} pfOdeScratch;
 
 /// Who a material was set for: the geom's class and body then (pf_ode_material_for).
 typedef struct pfOdeMatOwner {
@@ -210,6 +221,8 @@ struct pfOdeContext {
     /// joints read once per call (pfOdeBodyEntry.joints_*); 0 outside them (nothing is kept)
     unsigned long model_epoch;
     unsigned long model_epochs; ///< the last model_epoch given
+    int lists_ok;               ///< 1 inside pf_ode_after_step: no joint is created there
+    pfOdeScratch *scratch;      ///< owned
 
     /* materials: open addressing geom -> index into mats */
     dGeomID *mat_keys;
@@ -288,6 +301,10 @@ int pf_ode_body_alive(const pfOdeContext *ctx, dBodyID b, unsigned long gen);
 void pf_ode_body_add_patch(pfOdeContext *ctx, dBodyID b);
 /// The patches counted on body b in this frame (0 for 0 or an untracked body).
 int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b);
+/// Body b's joints, in ODE's order, read once per pf_ode_after_step call (dBodyGetJoint walks the
+/// list from its head on every call): *out points at the list until the next call; -1 outside
+/// pf_ode_after_step, for an untracked body or out of memory (then read them from ODE).
+int pf_ode_body_joint_list(const pfOdeContext *ctx, dBodyID b, const dJointID **out);
 /// Body b's entry in the context's table, or NULL (0 or an untracked body).
 pfOdeBodyEntry *pf_ode_body_entry(const pfOdeContext *ctx, dBodyID b);
 /// 1 if both bodies of a pair are alive (pf_ode_body_alive).

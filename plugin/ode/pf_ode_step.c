@@ -1312,10 +1312,12 @@ static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
                         const double *fown, const double *town, const double *g, double *of,
                         double *ot)
 {
-    int unknown = 0, nj = dBodyGetNumJoints(b);
+    const dJointID *list = NULL;
+    int unknown = 0, nj = pf_ode_body_joint_list(ctx, b, &list);
+    if (nj < 0) nj = dBodyGetNumJoints(b);
     double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
     for (int i = 0; i < nj; ++i) {
-        dJointID j = dBodyGetJoint(b, i);
+        dJointID j = list ? list[i] : dBodyGetJoint(b, i);
         pfOdeJointClass jc = pf_ode_classify_joint(ctx, p, j, b);
         if (jc == PF_ODE_JOINT_UNKNOWN) unknown = 1;
         if (jc != PF_ODE_JOINT_LOAD) continue;
@@ -1416,8 +1418,11 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     double total = cap, basis[3][3] = {{n[0], n[1], n[2]}};
     int nn = 1;
     int members = 1;
-    for (int i = 0, nj = dBodyGetNumJoints(b); i < nj; ++i) {
-        const pfOdePair *q = angular_rows_owner(ctx, dBodyGetJoint(b, i));
+    const dJointID *list = NULL;
+    int nj = pf_ode_body_joint_list(ctx, b, &list);
+    if (nj < 0) nj = dBodyGetNumJoints(b);
+    for (int i = 0; i < nj; ++i) {
+        const pfOdePair *q = angular_rows_owner(ctx, list ? list[i] : dBodyGetJoint(b, i));
         if (!q || q == p || !q->in_use || !q->persist.has_hold) continue;
         const double sq = q->step.b1 == b ? 1.0 : -1.0;
         if (!holder_immobile(ctx, q, b, sq > 0.0 ? q->step.b2 : q->step.b1)) continue;
@@ -1482,6 +1487,8 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     }
     ctx->before_called = 0;
     ctx->model_epoch = ++ctx->model_epochs; /* the bodies' joints, read once in this call */
+    ctx->lists_ok = 1;
+    if (ctx->scratch) ctx->scratch->len = 0;
     /* a body destroyed during the step: its pairs' rows were detached (plain ODE tolerates it);
      * nothing of it can be read back */
     int w = 0;
@@ -1677,5 +1684,6 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     }
     ctx->alive_count = w;
     ctx->model_epoch = 0;
+    ctx->lists_ok = 0;
     return PF_OK;
 }
