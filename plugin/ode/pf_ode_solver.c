@@ -307,7 +307,7 @@ static int lin_project(pfOdePair *p, double N, const double A[9], pfWrench fw, i
     if (!lin_solve(p, A, m, fm, st->lin_v, xi)) return 0;
     memcpy(x0, ps->lin_x0, sizeof x0);
     memcpy(u0, ps->lin_u0, sizeof u0);
-    if (!chord) { /* a turn from x0 beyond PF_ODE_SOLVER_LIN_TURN: the linear model's error
+    if (!chord) { /* a turn from x0 beyond PF_ODE_SOLVER_LIN_TURN_COS2: the linear model's error
                    * (second order in it) would show, so the point moves on */
         const double r2 = st->rho_g * st->rho_g;
         const double dx = xi[0] * x0[0] + xi[1] * x0[1] + r2 * xi[2] * x0[2];
