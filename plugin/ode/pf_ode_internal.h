@@ -67,9 +67,17 @@ typedef struct pfOdePairPersist {
     int group_span;       ///< the members' normals span this many directions (1: parallel)
     double group_proj[9]; ///< projector onto the directions no member's normal spans (world)
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
-    double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
-    int has_point_dir;    ///< point_dir holds a point patch's friction direction of the last step
-    double point_dir[3];  ///< its friction force's direction on body 1, unit (world; P49a)
+    /* in-solver coupling: the sliding wrench linearised at the last exact projection
+     * (pf_ode_solver.c, lin_project); unit wrench W1 (mu N = 1), patch frame */
+    int lin_valid;       ///< lin_* hold a linearisation point of lin_def
+    pfPatchDef lin_def;  ///< the patch it was taken for
+    double lin_x0[3];    ///< its twist (vx, vy, w) [m/s, m/s, rad/s]
+    double lin_u0[3];    ///< W1(x0), exact [-, -, m]
+    double lin_D[9];     ///< dW1/dxi at xd, row-major [s/m, s/m, s; s, s, s m]
+    double lin_xd[3];    ///< the twist D was taken at (x0 moves on with chord steps, D stays)
+    double margin;       ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
+    int has_point_dir;   ///< point_dir holds a point patch's friction direction of the last step
+    double point_dir[3]; ///< its friction force's direction on body 1, unit (world; P49a)
     /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
     int has_support;                           ///< the last patch was a face on a face
     int support_nv;                            ///< its vertices
@@ -137,6 +145,15 @@ typedef struct pfOdePairStep {
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
     double model_A[9];       ///< the patch's Delassus block given the world joints (the adapter's
                              ///< model), the metric of the stick test of the solver's lambda*
+    int lin_ok;              ///< persist.lin_* applies to this step's patch (lin_project)
+    int lin_calls;           ///< projections asked for in this step so far
+    int lin_last;            ///< from this call on, a chord step on an exact wrench (the step's
+                             ///< last QuickStep iterations)
+    int lin_have_a;          ///< lin_A, lin_s0, lin_AD, lin_v hold this step's constants
+    double lin_A[9];         ///< the block they were formed from (QuickStep's A, per step)
+    double lin_s0[3];        ///< A^-1 xi_0, xi_0 the twist at the step's start
+    double lin_AD[9];        ///< (h/2) A D, D = persist.lin_D
+    double lin_v[3];         ///< W1(x0) - D x0
 
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
     double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]
