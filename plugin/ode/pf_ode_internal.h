@@ -185,13 +185,14 @@ typedef struct pfOdePair {
 
 #define PF_ODE_CHUNK 64
 
+/// WORLD joints of a body the context keeps per call (more are found by walking the list again).
+#define PF_ODE_BODY_WORLD 8
+
 /// A body the adapter has met, with the sentinel that tells whether it still exists: a disabled
 /// null joint of the context (in no group, attached to the body alone). dBodyDestroy detaches
 /// every joint of the body, so the sentinel's body reads 0 once the body is gone, and a new body
 /// at the same address never carries the old sentinel. The generation tells the body at an
 /// address apart from an earlier one there.
-/// WORLD joints of a body the context keeps per call (more are found by walking the list again).
-#define PF_ODE_BODY_WORLD 8
 typedef struct pfOdeBodyEntry {
     dBodyID body;              ///< key (0: free slot)
     dJointID sentinel;         ///< owned by the context; destroyed in pf_ode_destroy

@@ -164,6 +164,11 @@ int pfr_has_scene(const pfrReport *r, const char *scene)
     return 0;
 }
 
+const char *pfr_solver_demo(const pfrReport *r)
+{
+    return r->solver_ok ? r->demo : r->patched_ok ? r->demo_patched : NULL;
+}
+
 int pfr_has_case(const pfrReport *r, const char *scene, const char *cas)
 {
     for (int i = 0; i < r->nscenes; ++i)

@@ -156,6 +156,9 @@ const char *pfr_rel(const char *p);
 
 void pfr_note(pfrReport *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int pfr_has_scene(const pfrReport *r, const char *scene);
+/** The pf-demo that runs coupling=solver: this build's (solver_ok), else the patched build's
+ *  (patched_ok), else NULL (no in-solver cells). */
+const char *pfr_solver_demo(const pfrReport *r);
 int pfr_has_case(const pfrReport *r, const char *scene, const char *cas);
 
 /* ---------------------------------------------------------------------------------------- */

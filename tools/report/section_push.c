@@ -28,8 +28,7 @@ static const char *const VAR_TAG[NVAR] = {"stock", "patch", "solver"};
 /* The pf-demo that runs variant v: the in-solver coupling needs the patched ODE (NULL: none). */
 static const char *variant_demo(const pfrReport *r, int v)
 {
-    if (v != V_SOLVER) return r->demo;
-    return r->solver_ok ? r->demo : r->patched_ok ? r->demo_patched : NULL;
+    return v == V_SOLVER ? pfr_solver_demo(r) : r->demo;
 }
 
 static pfrJob *g_job[NSTEP][NCASE][NVAR], *g_ref[NCASE];

@@ -59,7 +59,7 @@ static const char *variant_demo(const pfrReport *r, int v)
     case V_ADAPTER:
         return r->demo;
     case V_SOLVER:
-        return r->solver_ok ? r->demo : r->patched_ok ? r->demo_patched : NULL;
+        return pfr_solver_demo(r);
     default: /* only when pf-demo's own ODE is Debian's */
         return !r->solver_ok && r->patched_ok ? r->demo_patched : NULL;
     }

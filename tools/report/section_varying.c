@@ -121,10 +121,10 @@ static void plan(pfrReport *r)
         cr->scene = VARYING[v].scene;
         cr->cas = VARYING[v].cas;
         for (int m = 0; m < 3; ++m)
-            if (m < 2 || r->solver_ok || r->patched_ok)
-                cr->job[m] = pfr_plan_run_with(
-                    r, m == 2 && !r->solver_ok ? r->demo_patched : r->demo, cr->scene, cr->cas,
-                    m ? "exact" : "stock", pfr_fmt("vl-%s", TAG[m]), 0.0, &SETS[m], m ? 1 : 0);
+            if (m < 2 || pfr_solver_demo(r))
+                cr->job[m] = pfr_plan_run_with(r, m == 2 ? pfr_solver_demo(r) : r->demo, cr->scene,
+                                               cr->cas, m ? "exact" : "stock",
+                                               pfr_fmt("vl-%s", TAG[m]), 0.0, &SETS[m], m ? 1 : 0);
         if (r->have_ref)
             cr->job[PFR_REF] =
                 pfr_plan_run(r, cr->scene, cr->cas, NULL, "vl-reference", 0.0, NULL, 0);
