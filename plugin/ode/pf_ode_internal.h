@@ -14,7 +14,6 @@ typedef struct pfOdePairMaterial {
     double mu_s, mu_k;
     pfOdeMode mode;
     int fixed;            ///< 1: use patch as given
-    pfPatchDef patch;     ///< FIXED patch
     int has_axis;         ///< FIXED: patch_axis is nonzero
     int axis_geom;        ///< FIXED: 1 / 2: the patch (and its axis) came from g1's / g2's material
     double patch_axis[3]; ///< FIXED: x axis in the frame of that geom's body (world: no body)
@@ -30,6 +29,7 @@ typedef struct pfOdePairMaterial {
     double bounce_vel;       ///< no bounce at or below this approach speed [m/s]
     int has_motion;          ///< 1: vel1 or vel2 is nonzero
     double vel1[3], vel2[3]; ///< g1's / g2's surface velocity, in its geom's frame [m/s]
+    pfPatchDef patch;        ///< FIXED patch (last: the large member, read for FIXED pairs only)
 } pfOdePairMaterial;
 
 /// Patch geometry found from the contacts (before the normal force is known).
@@ -67,17 +67,11 @@ typedef struct pfOdePairPersist {
     int group_span;       ///< the members' normals span this many directions (1: parallel)
     double group_proj[9]; ///< projector onto the directions no member's normal spans (world)
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
-    /* in-solver coupling: the sliding wrench linearised at the last exact projection
-     * (pf_ode_solver.c, lin_project); unit wrench W1 (mu N = 1), patch frame */
-    int lin_valid;       ///< lin_* hold a linearisation point of lin_def
-    pfPatchDef lin_def;  ///< the patch it was taken for
-    double lin_x0[3];    ///< its twist (vx, vy, w) [m/s, m/s, rad/s]
-    double lin_u0[3];    ///< W1(x0), exact [-, -, m]
-    double lin_D[9];     ///< dW1/dxi at xd, row-major [s/m, s/m, s; s, s, s m]
-    double lin_xd[3];    ///< the twist D was taken at (x0 moves on with chord steps, D stays)
-    double margin;       ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
-    int has_point_dir;   ///< point_dir holds a point patch's friction direction of the last step
-    double point_dir[3]; ///< its friction force's direction on body 1, unit (world; P49a)
+    double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
+    int has_point_dir;    ///< point_dir holds a point patch's friction direction of the last step
+    double point_dir[3];  ///< its friction force's direction on body 1, unit (world; P49a)
+    /* surface motion (pf_ode_surface.c) */
+    double surf_dt; ///< the step taken since the stick anchors were last placed or moved [s]
     /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
     int has_support;                           ///< the last patch was a face on a face
     int support_nv;                            ///< its vertices
@@ -87,8 +81,14 @@ typedef struct pfOdePairPersist {
     double support_c2[3], support_n2[3];       ///< body 2's face: point, outward normal (body 2
                                                ///< frame; world without a body 2)
     pfPatchDef support_def;                    ///< the patch
-    /* surface motion (pf_ode_surface.c) */
-    double surf_dt; ///< the step taken since the stick anchors were last placed or moved [s]
+    /* in-solver coupling: the sliding wrench linearised at the last exact projection
+     * (pf_ode_solver.c, lin_project); unit wrench W1 (mu N = 1), patch frame */
+    int lin_valid;      ///< lin_* hold a linearisation point of lin_def
+    pfPatchDef lin_def; ///< the patch it was taken for
+    double lin_x0[3];   ///< its twist (vx, vy, w) [m/s, m/s, rad/s]
+    double lin_u0[3];   ///< W1(x0), exact [-, -, m]
+    double lin_D[9];    ///< dW1/dxi at xd, row-major [s/m, s/m, s; s, s, s m]
+    double lin_xd[3];   ///< the twist D was taken at (x0 moves on with chord steps, D stays)
 } pfOdePairPersist;
 
 /// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
@@ -98,18 +98,10 @@ typedef struct pfOdePairStep {
     dBodyID b1, b2; ///< b2 may be 0 (static environment); set at the step's first collide
     dJointGroupID group;
     int ncontacts;
-    dContactGeom contacts[PF_ODE_MAX_CONTACTS];
-    dJointFeedback fb[PF_ODE_MAX_CONTACTS];
-    /* the pair's off-plane contacts (pf_ode_group_contacts): not part of the patch, each an ODE
-     * contact joint with point friction in its own tangent plane (pf_ode_create_offplane_joints)
-     * whose feedback is a load on the patch, like another pair's contacts */
-    int noff;                                   ///< off-plane contacts (0 .. PF_ODE_MAX_CONTACTS)
-    dContactGeom off[PF_ODE_MAX_CONTACTS];      ///< their contact geometry
-    dJointFeedback fb_off[PF_ODE_MAX_CONTACTS]; ///< their joints' feedback
+    int noff; ///< off-plane contacts (0 .. PF_ODE_MAX_CONTACTS)
     dJointFeedback fb_fric, fb_spin;
     int has_fric, has_spin;
     pfOdeGeomKind kind;
-    pfPatchDef def;
     int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
     double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
     int sib_slot;   ///< the sibling's slot
@@ -127,7 +119,6 @@ typedef struct pfOdePairStep {
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
     double dt;
-    pfOdePatchInfo info; ///< this step's report (pf_ode_get_patch reads it until the next step)
 
     /* in-solver coupling (pf_ode_solver.c) */
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
@@ -143,17 +134,7 @@ typedef struct pfOdePairStep {
     double st_demand;        ///< its demand [N]: power [W] per unit speed [m/s] of the unit
                              ///< incipient twist (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
-    double model_A[9];       ///< the patch's Delassus block given the world joints (the adapter's
-                             ///< model), the metric of the stick test of the solver's lambda*
     int lin_ok;              ///< persist.lin_* applies to this step's patch (lin_project)
-    int lin_calls;           ///< projections asked for in this step so far
-    int lin_last;            ///< from this call on, a chord step on an exact wrench (the step's
-                             ///< last QuickStep iterations)
-    int lin_have_a;          ///< lin_A, lin_s0, lin_AD, lin_v hold this step's constants
-    double lin_A[9];         ///< the block they were formed from (QuickStep's A, per step)
-    double lin_s0[3];        ///< A^-1 xi_0, xi_0 the twist at the step's start
-    double lin_AD[9];        ///< (h/2) A D, D = persist.lin_D
-    double lin_v[3];         ///< W1(x0) - D x0
 
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
     double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]
@@ -161,6 +142,31 @@ typedef struct pfOdePairStep {
     double surf_u1[3], surf_u2[3]; ///< g1's / g2's surface velocity in the patch plane, world
     double surf_s[3]; ///< surf_u2 - surf_u1: the body velocity of 1 relative to 2 at which the
                       ///< surfaces do not slip (world, in the patch plane) [m/s]
+
+    /* the larger members last, the rarely read at the end: the fields above are read for every
+     * patch and step, the patch and report below in part, the arrays only up to ncontacts / noff
+     * (laid out so, a step touches fewer cache lines of the pair) */
+    pfPatchDef def;
+    pfOdePatchInfo info; ///< this step's report (pf_ode_get_patch reads it until the next step)
+    dContactGeom contacts[PF_ODE_MAX_CONTACTS];
+    dJointFeedback fb[PF_ODE_MAX_CONTACTS];
+    /* the pair's off-plane contacts (pf_ode_group_contacts): not part of the patch, each an ODE
+     * contact joint with point friction in its own tangent plane (pf_ode_create_offplane_joints)
+     * whose feedback is a load on the patch, like another pair's contacts */
+    dContactGeom off[PF_ODE_MAX_CONTACTS];      ///< their contact geometry
+    dJointFeedback fb_off[PF_ODE_MAX_CONTACTS]; ///< their joints' feedback
+    /* in-solver coupling (pf_ode_solver.c): the stick test's metric and the linearised
+     * projection's per-step constants */
+    double model_A[9]; ///< the patch's Delassus block given the world joints (the adapter's
+                       ///< model), the metric of the stick test of the solver's lambda*
+    int lin_calls;     ///< projections asked for in this step so far
+    int lin_last;      ///< from this call on, a chord step on an exact wrench (the step's
+                       ///< last QuickStep iterations)
+    int lin_have_a;    ///< lin_A, lin_s0, lin_AD, lin_v hold this step's constants
+    double lin_A[9];   ///< the block they were formed from (QuickStep's A, per step)
+    double lin_s0[3];  ///< A^-1 xi_0, xi_0 the twist at the step's start
+    double lin_AD[9];  ///< (h/2) A D, D = persist.lin_D
+    double lin_v[3];   ///< W1(x0) - D x0
 } pfOdePairStep;
 
 /// One geom pair in the pool (a chunk that never moves, so the dJointFeedback structs of its
