@@ -91,6 +91,13 @@ typedef struct pfOdePairPersist {
     double lin_xd[3];   ///< the twist D was taken at (x0 moves on with chord steps, D stays)
 } pfOdePairPersist;
 
+/// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).
+typedef struct pfOdeMobility {
+    double G[3];    ///< mass centre, world [m]
+    double im;      ///< 1/m [1/kg]
+    double iinv[9]; ///< inverse inertia, world, row-major [1/(kg m^2)]
+} pfOdeMobility;
+
 /// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
 /// pre-step snapshot for after_step and the step's diagnostics. Rebuilt every step (collide, then
 /// before_step); nothing here is read by the next step's decisions.
@@ -119,6 +126,8 @@ typedef struct pfOdePairStep {
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
     double dt;
+    int has_mob;              ///< mob1 / mob2 hold the bodies' mobility in this before_step call
+    pfOdeMobility mob1, mob2; ///< (pf_ode_pair_mobility)
 
     /* in-solver coupling (pf_ode_solver.c) */
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
@@ -388,13 +397,11 @@ void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p);
 #define PF_ODE_SIB_SPIN_YIELD 10.0
 
 /* pf_ode_rows.c: conditioning of the adapter's rows */
-/// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).
-typedef struct pfOdeMobility {
-    double G[3];    ///< mass centre, world [m]
-    double im;      ///< 1/m [1/kg]
-    double iinv[9]; ///< inverse inertia, world, row-major [1/(kg m^2)]
-} pfOdeMobility;
 void pf_ode_mobility(dBodyID b, pfOdeMobility *m);
+/// The mobility of p's bodies (pf_ode_mobility), computed at the first call for the pair in a
+/// pf_ode_before_step call (which clears p->step.has_mob as it takes the pair up) and kept for
+/// the rest of it: nothing there moves a body or changes its mass.
+void pf_ode_pair_mobility(pfOdePair *p, const pfOdeMobility **m1, const pfOdeMobility **m2);
 /// J M^-1 J^T of a point row (velocity of P along d, body 1 minus body 2).
 double pf_ode_point_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *P,
                                  const double *d);

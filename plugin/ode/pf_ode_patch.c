@@ -1127,11 +1127,8 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         if (pf_ode_finite3(theta)) tilt_gain = PF_ODE_TILT_GAIN * ctx->cfg.drift_gain / p->step.dt;
     }
     /* the bodies' mobility, once for all the pair's rows (their relative CFM, pf_ode_rows.c) */
-    pfOdeMobility mb1, mb2;
-    if (!stock && !point) {
-        pf_ode_mobility(b1, &mb1);
-        pf_ode_mobility(b2, &mb2);
-    }
+    const pfOdeMobility *mb1 = NULL, *mb2 = NULL;
+    if (!stock && !point) pf_ode_pair_mobility(p, &mb1, &mb2);
     /* the points that share the patch's soft compliance: those in contact (a support vertex that
      * is apart, depth < 0, carries nothing) */
     int loaded = 0;
@@ -1158,7 +1155,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
             c.surface.mu = 0; /* normal row only */
             double P[3] = {c.geom.pos[0], c.geom.pos[1], c.geom.pos[2]};
             double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
-            double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, P, nn), p->step.dt);
+            double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, P, nn), p->step.dt);
             if (cfm > 0.0) {
                 c.surface.mode |= dContactSoftCFM;
                 c.surface.soft_cfm = cfm;
