@@ -240,6 +240,13 @@ typedef struct pfOdeMatOwner {
     unsigned long gen; ///< the body's generation (0: no body)
 } pfOdeMatOwner;
 
+/// An entry of the pair table's hash: the pair's pool index and the high half of its key's hash,
+/// which a probe compares first, so that passing other pairs does not read their records.
+typedef struct pfOdePairHashEntry {
+    int idx;      ///< pool index, -1: empty
+    uint32_t tag; ///< pf_ode_hash_slot(g1, g2, slot) >> 32
+} pfOdePairHashEntry;
+
 struct pfOdeContext {
     dWorldID world;
     pfOdeConfig cfg;
@@ -272,8 +279,8 @@ struct pfOdeContext {
     int chunk_count, chunk_cap;
     int *free_list;
     int free_count;
-    int pool_size; ///< chunk_count * PF_ODE_CHUNK
-    int *pair_hash;
+    int pool_size;                        ///< chunk_count * PF_ODE_CHUNK
+    struct pfOdePairHashEntry *pair_hash; ///< -1 idx = empty
     int pair_hash_cap;
     int pair_count;
     int slots_used; ///< 1 + the highest patch slot ever acquired: lookups of a pair's slots stop
