@@ -29,7 +29,7 @@ typedef struct pfOdePairMaterial {
     double bounce_vel;       ///< no bounce at or below this approach speed [m/s]
     int has_motion;          ///< 1: vel1 or vel2 is nonzero
     double vel1[3], vel2[3]; ///< g1's / g2's surface velocity, in its geom's frame [m/s]
-    pfPatchDef patch;        ///< FIXED patch (last: the large member, read for FIXED pairs only)
+    pfPatchDef patch;        ///< FIXED patch; last: pf_ode_collide copies it for FIXED pairs only
 } pfOdePairMaterial;
 
 /// Patch geometry found from the contacts (before the normal force is known).

@@ -7,6 +7,7 @@
 #include "pf_ode_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1620,8 +1621,12 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         else
             memcpy(p->slot_n, gr.n[k], sizeof p->slot_n);
         /* the material, and the surfaces' motion in world coordinates (pf_ode_surface.c; read
-         * here, as no geom is read after collide) */
-        p->persist.mat = mat;
+         * here, as no geom is read after collide). The FIXED patch, the material's large last
+         * member, is read for a FIXED pair only (pf_ode_build_patch): copied only for one */
+        if (mat.fixed)
+            p->persist.mat = mat;
+        else
+            memcpy(&p->persist.mat, &mat, offsetof(pfOdePairMaterial, patch));
         pf_ode_surface_capture(p);
         for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
             if (gr.of[i] == k) p->step.contacts[p->step.ncontacts++] = cg[i];
