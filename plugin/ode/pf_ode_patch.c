@@ -181,13 +181,13 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
     return 1;
 }
 
-/* The face f, centred at c (its centre projected on the contact plane), as the pair's patch. */
+/* The face f, centred at c (its centre projected on the contact plane), as the pair's patch.
+ * Called by try_box only, where p->step.def still holds the defaults pf_ode_build_patch set. */
 static int rect_patch(pfOdePair *p, const double *c, const boxface *f)
 {
     memcpy(p->step.c, c, sizeof p->step.c);
     memcpy(p->step.x, f->u, sizeof p->step.x);
     memcpy(p->step.y, f->v, sizeof p->step.y);
-    p->step.def = pf_default_patch_def();
     p->step.def.shape = PF_PATCH_RECT;
     p->step.def.length = 2.0 * f->hu;
     p->step.def.width = 2.0 * f->hv;
