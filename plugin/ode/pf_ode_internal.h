@@ -224,6 +224,9 @@ typedef struct pfOdeBodyEntry {
      * list_off in the context's scratch, for list_epoch == model_epoch */
     unsigned long list_epoch;
     int list_off, list_n;
+    /* its mobility (pf_ode_mobility) as the body model reads it, for mob_epoch == model_epoch */
+    unsigned long mob_epoch;
+    pfOdeMobility mob;
 } pfOdeBodyEntry;
 
 /// Lists kept for one pf_ode_after_step call; behind a pointer, so that functions reading a const
