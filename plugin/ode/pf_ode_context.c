@@ -505,13 +505,22 @@ pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx)
     return &ctx->chunks[idx / PF_ODE_CHUNK][idx % PF_ODE_CHUNK];
 }
 
+static uint32_t pair_tag(uint64_t h)
+{
+    return (uint32_t)(h >> 32);
+}
+
 static int pair_slot(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot)
 {
     int mask = ctx->pair_hash_cap - 1;
-    int i = (int)(pf_ode_hash_slot(g1, g2, slot) & (uint64_t)mask);
-    while (ctx->pair_hash[i] >= 0) {
-        const pfOdePair *p = pf_ode_pair_at(ctx, ctx->pair_hash[i]);
-        if (p->g1 == g1 && p->g2 == g2 && p->slot == slot) return i;
+    const uint64_t h = pf_ode_hash_slot(g1, g2, slot);
+    const uint32_t tag = pair_tag(h);
+    int i = (int)(h & (uint64_t)mask);
+    while (ctx->pair_hash[i].idx >= 0) {
+        if (ctx->pair_hash[i].tag == tag) {
+            const pfOdePair *p = pf_ode_pair_at(ctx, ctx->pair_hash[i].idx);
+            if (p->g1 == g1 && p->g2 == g2 && p->slot == slot) return i;
+        }
         i = (i + 1) & mask;
     }
     return -1 - i; /* free slot, encoded */
@@ -520,7 +529,7 @@ static int pair_slot(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot)
 int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot)
 {
     int s = pair_slot(ctx, g1, g2, slot);
-    return s >= 0 ? ctx->pair_hash[s] : -1;
+    return s >= 0 ? ctx->pair_hash[s].idx : -1;
 }
 
 static int add_chunk(pfOdeContext *ctx)
@@ -554,16 +563,20 @@ static int add_chunk(pfOdeContext *ctx)
 
 static int rehash_pairs(pfOdeContext *ctx, int ncap)
 {
-    int *h = malloc((size_t)ncap * sizeof *h);
+    pfOdePairHashEntry *h = malloc((size_t)ncap * sizeof *h);
     if (!h) return PF_ERR_NO_MEMORY;
-    for (int i = 0; i < ncap; ++i)
-        h[i] = -1;
+    for (int i = 0; i < ncap; ++i) {
+        h[i].idx = -1;
+        h[i].tag = 0;
+    }
     for (int a = 0; a < ctx->alive_count; ++a) {
         const pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        int j = (int)(pf_ode_hash_slot(p->g1, p->g2, p->slot) & (uint64_t)(ncap - 1));
-        while (h[j] >= 0)
+        const uint64_t hs = pf_ode_hash_slot(p->g1, p->g2, p->slot);
+        int j = (int)(hs & (uint64_t)(ncap - 1));
+        while (h[j].idx >= 0)
             j = (j + 1) & (ncap - 1);
-        h[j] = ctx->alive[a];
+        h[j].idx = ctx->alive[a];
+        h[j].tag = pair_tag(hs);
     }
     free(ctx->pair_hash);
     ctx->pair_hash = h;
@@ -575,7 +588,7 @@ int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot, int
 {
     int s = pair_slot(ctx, g1, g2, slot);
     if (s >= 0) {
-        *out_idx = ctx->pair_hash[s];
+        *out_idx = ctx->pair_hash[s].idx;
         return PF_OK;
     }
     if (ctx->free_count == 0) {
@@ -596,7 +609,8 @@ int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot, int
     if (slot >= ctx->slots_used) ctx->slots_used = slot + 1;
     p->in_use = 1;
     p->fresh = 1;
-    ctx->pair_hash[-1 - s] = idx;
+    ctx->pair_hash[-1 - s].idx = idx;
+    ctx->pair_hash[-1 - s].tag = pair_tag(pf_ode_hash_slot(g1, g2, slot));
     ctx->pair_count++;
     ctx->alive[ctx->alive_count++] = idx;
     *out_idx = idx;
@@ -612,18 +626,18 @@ void pf_ode_pair_release(pfOdeContext *ctx, int idx)
     if (s < 0) return;
     int mask = ctx->pair_hash_cap - 1;
     int i = s;
-    ctx->pair_hash[i] = -1;
+    ctx->pair_hash[i].idx = -1;
     int j = i;
     for (;;) {
         j = (j + 1) & mask;
-        if (ctx->pair_hash[j] < 0) break;
-        const pfOdePair *q = pf_ode_pair_at(ctx, ctx->pair_hash[j]);
+        if (ctx->pair_hash[j].idx < 0) break;
+        const pfOdePair *q = pf_ode_pair_at(ctx, ctx->pair_hash[j].idx);
         int home = (int)(pf_ode_hash_slot(q->g1, q->g2, q->slot) & (uint64_t)mask);
         /* move q back to i if its home is not in (i, j] cyclically */
         int move = (i <= j) ? (home <= i || home > j) : (home <= i && home > j);
         if (move) {
             ctx->pair_hash[i] = ctx->pair_hash[j];
-            ctx->pair_hash[j] = -1;
+            ctx->pair_hash[j].idx = -1;
             i = j;
         }
     }

@@ -14,7 +14,6 @@ typedef struct pfOdePairMaterial {
     double mu_s, mu_k;
     pfOdeMode mode;
     int fixed;            ///< 1: use patch as given
-    pfPatchDef patch;     ///< FIXED patch
     int has_axis;         ///< FIXED: patch_axis is nonzero
     int axis_geom;        ///< FIXED: 1 / 2: the patch (and its axis) came from g1's / g2's material
     double patch_axis[3]; ///< FIXED: x axis in the frame of that geom's body (world: no body)
@@ -30,6 +29,7 @@ typedef struct pfOdePairMaterial {
     double bounce_vel;       ///< no bounce at or below this approach speed [m/s]
     int has_motion;          ///< 1: vel1 or vel2 is nonzero
     double vel1[3], vel2[3]; ///< g1's / g2's surface velocity, in its geom's frame [m/s]
+    pfPatchDef patch;        ///< FIXED patch; last: pf_ode_collide copies it for FIXED pairs only
 } pfOdePairMaterial;
 
 /// Patch geometry found from the contacts (before the normal force is known).
@@ -67,17 +67,11 @@ typedef struct pfOdePairPersist {
     int group_span;       ///< the members' normals span this many directions (1: parallel)
     double group_proj[9]; ///< projector onto the directions no member's normal spans (world)
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
-    /* in-solver coupling: the sliding wrench linearised at the last exact projection
-     * (pf_ode_solver.c, lin_project); unit wrench W1 (mu N = 1), patch frame */
-    int lin_valid;       ///< lin_* hold a linearisation point of lin_def
-    pfPatchDef lin_def;  ///< the patch it was taken for
-    double lin_x0[3];    ///< its twist (vx, vy, w) [m/s, m/s, rad/s]
-    double lin_u0[3];    ///< W1(x0), exact [-, -, m]
-    double lin_D[9];     ///< dW1/dxi at xd, row-major [s/m, s/m, s; s, s, s m]
-    double lin_xd[3];    ///< the twist D was taken at (x0 moves on with chord steps, D stays)
-    double margin;       ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
-    int has_point_dir;   ///< point_dir holds a point patch's friction direction of the last step
-    double point_dir[3]; ///< its friction force's direction on body 1, unit (world; P49a)
+    double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
+    int has_point_dir;    ///< point_dir holds a point patch's friction direction of the last step
+    double point_dir[3];  ///< its friction force's direction on body 1, unit (world; P49a)
+    /* surface motion (pf_ode_surface.c) */
+    double surf_dt; ///< the step taken since the stick anchors were last placed or moved [s]
     /* the last face patch's support (pf_ode_patch.c, pf_ode_carry_support) */
     int has_support;                           ///< the last patch was a face on a face
     int support_nv;                            ///< its vertices
@@ -87,9 +81,22 @@ typedef struct pfOdePairPersist {
     double support_c2[3], support_n2[3];       ///< body 2's face: point, outward normal (body 2
                                                ///< frame; world without a body 2)
     pfPatchDef support_def;                    ///< the patch
-    /* surface motion (pf_ode_surface.c) */
-    double surf_dt; ///< the step taken since the stick anchors were last placed or moved [s]
+    /* in-solver coupling: the sliding wrench linearised at the last exact projection
+     * (pf_ode_solver.c, lin_project); unit wrench W1 (mu N = 1), patch frame */
+    int lin_valid;      ///< lin_* hold a linearisation point of lin_def
+    pfPatchDef lin_def; ///< the patch it was taken for
+    double lin_x0[3];   ///< its twist (vx, vy, w) [m/s, m/s, rad/s]
+    double lin_u0[3];   ///< W1(x0), exact [-, -, m]
+    double lin_D[9];    ///< dW1/dxi at xd, row-major [s/m, s/m, s; s, s, s m]
+    double lin_xd[3];   ///< the twist D was taken at (x0 moves on with chord steps, D stays)
 } pfOdePairPersist;
+
+/// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).
+typedef struct pfOdeMobility {
+    double G[3];    ///< mass centre, world [m]
+    double im;      ///< 1/m [1/kg]
+    double iinv[9]; ///< inverse inertia, world, row-major [1/(kg m^2)]
+} pfOdeMobility;
 
 /// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
 /// pre-step snapshot for after_step and the step's diagnostics. Rebuilt every step (collide, then
@@ -98,18 +105,10 @@ typedef struct pfOdePairStep {
     dBodyID b1, b2; ///< b2 may be 0 (static environment); set at the step's first collide
     dJointGroupID group;
     int ncontacts;
-    dContactGeom contacts[PF_ODE_MAX_CONTACTS];
-    dJointFeedback fb[PF_ODE_MAX_CONTACTS];
-    /* the pair's off-plane contacts (pf_ode_group_contacts): not part of the patch, each an ODE
-     * contact joint with point friction in its own tangent plane (pf_ode_create_offplane_joints)
-     * whose feedback is a load on the patch, like another pair's contacts */
-    int noff;                                   ///< off-plane contacts (0 .. PF_ODE_MAX_CONTACTS)
-    dContactGeom off[PF_ODE_MAX_CONTACTS];      ///< their contact geometry
-    dJointFeedback fb_off[PF_ODE_MAX_CONTACTS]; ///< their joints' feedback
+    int noff; ///< off-plane contacts (0 .. PF_ODE_MAX_CONTACTS)
     dJointFeedback fb_fric, fb_spin;
     int has_fric, has_spin;
     pfOdeGeomKind kind;
-    pfPatchDef def;
     int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
     double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
     int sib_slot;   ///< the sibling's slot
@@ -127,7 +126,8 @@ typedef struct pfOdePairStep {
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
     double dt;
-    pfOdePatchInfo info; ///< this step's report (pf_ode_get_patch reads it until the next step)
+    int has_mob;              ///< mob1 / mob2 hold the bodies' mobility in this before_step call
+    pfOdeMobility mob1, mob2; ///< (pf_ode_pair_mobility)
 
     /* in-solver coupling (pf_ode_solver.c) */
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE
@@ -143,17 +143,7 @@ typedef struct pfOdePairStep {
     double st_demand;        ///< its demand [N]: power [W] per unit speed [m/s] of the unit
                              ///< incipient twist (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
-    double model_A[9];       ///< the patch's Delassus block given the world joints (the adapter's
-                             ///< model), the metric of the stick test of the solver's lambda*
     int lin_ok;              ///< persist.lin_* applies to this step's patch (lin_project)
-    int lin_calls;           ///< projections asked for in this step so far
-    int lin_last;            ///< from this call on, a chord step on an exact wrench (the step's
-                             ///< last QuickStep iterations)
-    int lin_have_a;          ///< lin_A, lin_s0, lin_AD, lin_v hold this step's constants
-    double lin_A[9];         ///< the block they were formed from (QuickStep's A, per step)
-    double lin_s0[3];        ///< A^-1 xi_0, xi_0 the twist at the step's start
-    double lin_AD[9];        ///< (h/2) A D, D = persist.lin_D
-    double lin_v[3];         ///< W1(x0) - D x0
 
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
     double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]
@@ -161,6 +151,31 @@ typedef struct pfOdePairStep {
     double surf_u1[3], surf_u2[3]; ///< g1's / g2's surface velocity in the patch plane, world
     double surf_s[3]; ///< surf_u2 - surf_u1: the body velocity of 1 relative to 2 at which the
                       ///< surfaces do not slip (world, in the patch plane) [m/s]
+
+    /* the larger members last, the rarely read at the end: the fields above are read for every
+     * patch and step, the patch and report below in part, the arrays only up to ncontacts / noff
+     * (laid out so, a step touches fewer cache lines of the pair) */
+    pfPatchDef def;
+    pfOdePatchInfo info; ///< this step's report (pf_ode_get_patch reads it until the next step)
+    dContactGeom contacts[PF_ODE_MAX_CONTACTS];
+    dJointFeedback fb[PF_ODE_MAX_CONTACTS];
+    /* the pair's off-plane contacts (pf_ode_group_contacts): not part of the patch, each an ODE
+     * contact joint with point friction in its own tangent plane (pf_ode_create_offplane_joints)
+     * whose feedback is a load on the patch, like another pair's contacts */
+    dContactGeom off[PF_ODE_MAX_CONTACTS];      ///< their contact geometry
+    dJointFeedback fb_off[PF_ODE_MAX_CONTACTS]; ///< their joints' feedback
+    /* in-solver coupling (pf_ode_solver.c): the stick test's metric and the linearised
+     * projection's per-step constants */
+    double model_A[9]; ///< the patch's Delassus block given the world joints (the adapter's
+                       ///< model), the metric of the stick test of the solver's lambda*
+    int lin_calls;     ///< projections asked for in this step so far
+    int lin_last;      ///< from this call on, a chord step on an exact wrench (the step's
+                       ///< last QuickStep iterations)
+    int lin_have_a;    ///< lin_A, lin_s0, lin_AD, lin_v hold this step's constants
+    double lin_A[9];   ///< the block they were formed from (QuickStep's A, per step)
+    double lin_s0[3];  ///< A^-1 xi_0, xi_0 the twist at the step's start
+    double lin_AD[9];  ///< (h/2) A D, D = persist.lin_D
+    double lin_v[3];   ///< W1(x0) - D x0
 } pfOdePairStep;
 
 /// One geom pair in the pool (a chunk that never moves, so the dJointFeedback structs of its
@@ -209,6 +224,9 @@ typedef struct pfOdeBodyEntry {
      * list_off in the context's scratch, for list_epoch == model_epoch */
     unsigned long list_epoch;
     int list_off, list_n;
+    /* its mobility (pf_ode_mobility) as the body model reads it, for mob_epoch == model_epoch */
+    unsigned long mob_epoch;
+    pfOdeMobility mob;
 } pfOdeBodyEntry;
 
 /// Lists kept for one pf_ode_after_step call; behind a pointer, so that functions reading a const
@@ -224,6 +242,13 @@ typedef struct pfOdeMatOwner {
     dBodyID body;
     unsigned long gen; ///< the body's generation (0: no body)
 } pfOdeMatOwner;
+
+/// An entry of the pair table's hash: the pair's pool index and the high half of its key's hash,
+/// which a probe compares first, so that passing other pairs does not read their records.
+typedef struct pfOdePairHashEntry {
+    int idx;      ///< pool index, -1: empty
+    uint32_t tag; ///< pf_ode_hash_slot(g1, g2, slot) >> 32
+} pfOdePairHashEntry;
 
 struct pfOdeContext {
     dWorldID world;
@@ -257,8 +282,8 @@ struct pfOdeContext {
     int chunk_count, chunk_cap;
     int *free_list;
     int free_count;
-    int pool_size; ///< chunk_count * PF_ODE_CHUNK
-    int *pair_hash;
+    int pool_size;                        ///< chunk_count * PF_ODE_CHUNK
+    struct pfOdePairHashEntry *pair_hash; ///< -1 idx = empty
     int pair_hash_cap;
     int pair_count;
     int slots_used; ///< 1 + the highest patch slot ever acquired: lookups of a pair's slots stop
@@ -382,13 +407,11 @@ void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p);
 #define PF_ODE_SIB_SPIN_YIELD 10.0
 
 /* pf_ode_rows.c: conditioning of the adapter's rows */
-/// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).
-typedef struct pfOdeMobility {
-    double G[3];    ///< mass centre, world [m]
-    double im;      ///< 1/m [1/kg]
-    double iinv[9]; ///< inverse inertia, world, row-major [1/(kg m^2)]
-} pfOdeMobility;
 void pf_ode_mobility(dBodyID b, pfOdeMobility *m);
+/// The mobility of p's bodies (pf_ode_mobility), computed at the first call for the pair in a
+/// pf_ode_before_step call (which clears p->step.has_mob as it takes the pair up) and kept for
+/// the rest of it: nothing there moves a body or changes its mass.
+void pf_ode_pair_mobility(pfOdePair *p, const pfOdeMobility **m1, const pfOdeMobility **m2);
 /// J M^-1 J^T of a point row (velocity of P along d, body 1 minus body 2).
 double pf_ode_point_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *P,
                                  const double *d);

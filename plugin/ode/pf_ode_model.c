@@ -255,14 +255,36 @@ void pf_ode_model_joint_rows(pfOdeBodyModel *bm, dJointID j, dBodyID b)
     }
 }
 
-void pf_ode_model_init(pfOdeBodyModel *bm, dBodyID b)
+/* A free body's model from its mobility. */
+static void model_from(pfOdeBodyModel *bm, const pfOdeMobility *mob)
 {
     memset(bm, 0, sizeof *bm);
+    memcpy(bm->G, mob->G, sizeof bm->G);
+    bm->im = mob->im;
+    memcpy(bm->iinv, mob->iinv, sizeof bm->iinv);
+}
+
+void pf_ode_model_init(pfOdeBodyModel *bm, dBodyID b)
+{
     pfOdeMobility mob;
     pf_ode_mobility(b, &mob);
-    memcpy(bm->G, mob.G, sizeof bm->G);
-    bm->im = mob.im;
-    memcpy(bm->iinv, mob.iinv, sizeof bm->iinv);
+    model_from(bm, &mob);
+}
+
+/* Body b's mobility, computed once per tracked body (e: its entry, or NULL) within one
+ * pf_ode_before_step or pf_ode_after_step call: nothing there moves a body or changes its mass,
+ * and each patch on it builds its model several times. */
+static void body_mobility(const pfOdeContext *ctx, pfOdeBodyEntry *e, dBodyID b, pfOdeMobility *mob)
+{
+    if (e && e->mob_epoch == ctx->model_epoch) {
+        *mob = e->mob;
+        return;
+    }
+    pf_ode_mobility(b, mob);
+    if (e) {
+        e->mob = *mob;
+        e->mob_epoch = ctx->model_epoch;
+    }
 }
 
 /* The joints of body b that the mobility model reads: whether one is UNKNOWN, and the WORLD
@@ -270,12 +292,11 @@ void pf_ode_model_init(pfOdeBodyModel *bm, dBodyID b)
  * all). These are the user's joints: the adapter's own carry the context and feedback (OWN or
  * LOAD), so the joints it creates during pf_ode_before_step change nothing here. Within one
  * pf_ode_before_step or pf_ode_after_step call (model_epoch) they are read once per tracked body
- * and kept in its entry: dBodyGetJoint walks ODE's list from its head, a body in a pile has dozens
- * of contact joints, and each patch builds its bodies' models several times. */
-static void body_joints(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, int *unknown,
-                        dJointID *world, int *nworld)
+ * and kept in its entry e (NULL: none): dBodyGetJoint walks ODE's list from its head, a body in a
+ * pile has dozens of contact joints, and each patch builds its bodies' models several times. */
+static void body_joints(const pfOdeContext *ctx, pfOdeBodyEntry *e, const pfOdePair *p, dBodyID b,
+                        int *unknown, dJointID *world, int *nworld)
 {
-    pfOdeBodyEntry *e = ctx && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
     if (e && e->joints_epoch == ctx->model_epoch) {
         *unknown = e->joints_unknown;
         *nworld = e->joints_nworld;
@@ -300,14 +321,18 @@ static void body_joints(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
 /* Mobility model of a dynamic body for patch p: inverse mass, patch support, WORLD joints. */
 void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, pfOdeBodyModel *bm)
 {
-    pf_ode_model_init(bm, b);
+    /* the body's entry, which keeps its mobility and joints within one call (model_epoch) */
+    pfOdeBodyEntry *e = ctx && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    pfOdeMobility mob;
+    body_mobility(ctx, e, b, &mob);
+    model_from(bm, &mob);
     /* the patch's own support */
     pf_ode_model_point_row(bm, p->step.c, p->step.n);
     pf_ode_model_ang_row(bm, p->step.x);
     pf_ode_model_ang_row(bm, p->step.y);
     int unknown = 0, nworld = 0;
     dJointID world[PF_ODE_BODY_WORLD] = {0};
-    body_joints(ctx, p, b, &unknown, world, &nworld);
+    body_joints(ctx, e, p, b, &unknown, world, &nworld);
     if (unknown) {
         bm->unknown = 1;
         return;

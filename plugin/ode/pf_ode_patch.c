@@ -7,6 +7,7 @@
 #include "pf_ode_internal.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,13 +181,13 @@ static int flat_box_face(const pfOdePair *p, dGeomID g, double side, boxface *f)
     return 1;
 }
 
-/* The face f, centred at c (its centre projected on the contact plane), as the pair's patch. */
+/* The face f, centred at c (its centre projected on the contact plane), as the pair's patch.
+ * Called by try_box only, where p->step.def still holds the defaults pf_ode_build_patch set. */
 static int rect_patch(pfOdePair *p, const double *c, const boxface *f)
 {
     memcpy(p->step.c, c, sizeof p->step.c);
     memcpy(p->step.x, f->u, sizeof p->step.x);
     memcpy(p->step.y, f->v, sizeof p->step.y);
-    p->step.def = pf_default_patch_def();
     p->step.def.shape = PF_PATCH_RECT;
     p->step.def.length = 2.0 * f->hu;
     p->step.def.width = 2.0 * f->hv;
@@ -1127,11 +1128,8 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         if (pf_ode_finite3(theta)) tilt_gain = PF_ODE_TILT_GAIN * ctx->cfg.drift_gain / p->step.dt;
     }
     /* the bodies' mobility, once for all the pair's rows (their relative CFM, pf_ode_rows.c) */
-    pfOdeMobility mb1, mb2;
-    if (!stock && !point) {
-        pf_ode_mobility(b1, &mb1);
-        pf_ode_mobility(b2, &mb2);
-    }
+    const pfOdeMobility *mb1 = NULL, *mb2 = NULL;
+    if (!stock && !point) pf_ode_pair_mobility(p, &mb1, &mb2);
     /* the points that share the patch's soft compliance: those in contact (a support vertex that
      * is apart, depth < 0, carries nothing) */
     int loaded = 0;
@@ -1158,7 +1156,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
             c.surface.mu = 0; /* normal row only */
             double P[3] = {c.geom.pos[0], c.geom.pos[1], c.geom.pos[2]};
             double nn[3] = {c.geom.normal[0], c.geom.normal[1], c.geom.normal[2]};
-            double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, P, nn), p->step.dt);
+            double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, P, nn), p->step.dt);
             if (cfm > 0.0) {
                 c.surface.mode |= dContactSoftCFM;
                 c.surface.soft_cfm = cfm;
@@ -1623,8 +1621,12 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
         else
             memcpy(p->slot_n, gr.n[k], sizeof p->slot_n);
         /* the material, and the surfaces' motion in world coordinates (pf_ode_surface.c; read
-         * here, as no geom is read after collide) */
-        p->persist.mat = mat;
+         * here, as no geom is read after collide). The FIXED patch, the material's large last
+         * member, is read for a FIXED pair only (pf_ode_build_patch): copied only for one */
+        if (mat.fixed)
+            p->persist.mat = mat;
+        else
+            memcpy(&p->persist.mat, &mat, offsetof(pfOdePairMaterial, patch));
         pf_ode_surface_capture(p);
         for (int i = 0; i < m && p->step.ncontacts < PF_ODE_MAX_CONTACTS; ++i)
             if (gr.of[i] == k) p->step.contacts[p->step.ncontacts++] = cg[i];

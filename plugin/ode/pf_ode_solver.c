@@ -455,14 +455,13 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
      * of one Dantzig problem of a block at dt = 0.1 ms into an "LCP internal error"). */
     dReal cfm[3] = {-1.0, -1.0, -1.0};
     if (pf_ode_body_patches(ctx, p->step.b1) > 1 || pf_ode_body_patches(ctx, p->step.b2) > 1) {
-        pfOdeMobility mb1, mb2;
-        pf_ode_mobility(p->step.b1, &mb1);
-        pf_ode_mobility(p->step.b2, &mb2);
+        const pfOdeMobility *mb1, *mb2;
+        pf_ode_pair_mobility(p, &mb1, &mb2);
         cfm[0] =
-            pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.x), p->step.dt);
+            pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, p->step.x), p->step.dt);
         cfm[1] =
-            pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.y), p->step.dt);
-        cfm[2] = pf_ode_row_cfm(pf_ode_ang_row_mobility(&mb1, &mb2, p->step.n), p->step.dt);
+            pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, p->step.y), p->step.dt);
+        cfm[2] = pf_ode_row_cfm(pf_ode_ang_row_mobility(mb1, mb2, p->step.n), p->step.dt);
     }
     dJointSetPatchFrictionCFM(j, cfm);
     for (int k = 0; k < 3; ++k)

@@ -1146,13 +1146,12 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
      * (with the world CFM a row holding force f slips at cfm * f m/s) */
     cj.surface.mode = dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1 |
                       dContactMotion2 | dContactMotionN | dContactSlip1 | dContactSlip2;
-    pfOdeMobility mb1, mb2;
-    pf_ode_mobility(p->step.b1, &mb1);
-    pf_ode_mobility(p->step.b2, &mb2);
+    const pfOdeMobility *mb1, *mb2;
+    pf_ode_pair_mobility(p, &mb1, &mb2);
     cj.surface.slip1 =
-        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t1), p->step.dt);
+        pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, rs->t1), p->step.dt);
     cj.surface.slip2 =
-        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, rs->t2), p->step.dt);
+        pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, rs->t2), p->step.dt);
     cj.surface.mu = rs->b1 > 0.0 ? rs->b1 : 0.0;
     cj.surface.mu2 = rs->b2 > 0.0 ? rs->b2 : 0.0;
     cj.surface.motion1 = rs->m1;
@@ -1161,7 +1160,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     /* the inert normal row is the same constraint as the patch's normal rows: it too gets the
      * relative CFM (pf_ode_rows.c), or a pivot on it is singular */
     double ncfm =
-        pf_ode_row_cfm(pf_ode_point_row_mobility(&mb1, &mb2, p->step.c, p->step.n), p->step.dt);
+        pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, p->step.n), p->step.dt);
     if (ncfm > 0.0) {
         cj.surface.mode |= dContactSoftCFM;
         cj.surface.soft_cfm = ncfm;
@@ -1184,7 +1183,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     const double bound[3] = {rs->bspin, rs->broll1, rs->broll2};
     const double vel[3] = {rs->spin_motor ? rs->spin_vel : 0.0, 0.0, 0.0};
     p->step.spin_yield = rs->yield_spin;
-    dJointID j = pf_ode_angular_rows(ctx, p, &mb1, &mb2, axis, bound, vel, 3);
+    dJointID j = pf_ode_angular_rows(ctx, p, mb1, mb2, axis, bound, vel, 3);
     if (j) {
         memset(&p->step.fb_spin, 0, sizeof p->step.fb_spin);
         dJointSetFeedback(j, &p->step.fb_spin);
@@ -1239,6 +1238,7 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         p->step.dt = dt;
+        p->step.has_mob = 0;
         rowset rs;
         ctx->counters.patches++;
         p->step.solver_joint = 0;
