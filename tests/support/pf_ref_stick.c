@@ -54,7 +54,6 @@
 #include "pf_ref_stick.h"
 
 #include "pf_ref_disk.h"
-#include "pf_ref_quad.h"
 
 #include <cubature.h>
 #include <gsl/gsl_blas.h>
@@ -65,6 +64,7 @@
 
 #define STICK_PI 3.14159265358979323846
 #define STICK_TOL 1e-13     /* cubature accuracy, relative to mu_s N (and mu_s N size) */
+#define STICK_REL 1e-12     /* relative accuracy asked of the rectangle's cubatures */
 #define STICK_GRAD_TOL 1e-7 /* |grad f| at the limit-surface minimum, f = D / (mu_s N) */
 #define STICK_MAX_ITER 500
 
@@ -100,6 +100,115 @@ static double patch_rho(const pfRefStickPatch *p)
     return sqrt((p->length * p->length + p->width * p->width) / 12.0);
 }
 
+/* ---- rectangle integrals -------------------------------------------------------------------
+ * About a point c (the P11 point, or the centre of rotation of P5) the rectangle is the signed sum
+ * of the triangles (c, A, B) over its counter-clockwise edges A -> B (the winding number is 1
+ * inside, 0 outside, for any c). With r = c + s e(u), e(u) = (1 - u)(A - c) + u (B - c),
+ * dA = s j ds du (j = (A - c) ^ (B - c), signed), the integrands depend on s as powers, which
+ * integrate in closed form, leaving smooth integrals over u in [0, 1]:
+ *     integral |r - c| dA = j/3 integral |e| du,
+ *     friction (direction d(u) = -sgn(w) z x e/|e|, per unit mu p):
+ *         F = j/2 integral d du,   Mz = j integral (c ^ d / 2 + e ^ d / 3) du,  e ^ d = -sgn(w)|e|.
+ * A point beyond twice the half-diagonal would make the triangles long slivers that cancel: there
+ * the plain two-dimensional cubature over the rectangle is used (its integrand is smooth, the
+ * kink lying outside). */
+
+typedef struct RectQ {
+    double cx, cy, ax, ay, bx, by; /* apex and edge ends relative to it */
+    double sw;                     /* sgn(w) (wrench) */
+    double vx, vy, w;              /* twist (plain form) */
+    double hl, hw;                 /* half length, half width (plain form) */
+} RectQ;
+
+static int fan_distance(unsigned ndim, const double *u, void *data, unsigned fdim, double *f)
+{
+    (void)ndim;
+    (void)fdim;
+    const RectQ *q = data;
+    f[0] = hypot((1.0 - u[0]) * q->ax + u[0] * q->bx, (1.0 - u[0]) * q->ay + u[0] * q->by);
+    return 0;
+}
+
+static int fan_wrench(unsigned ndim, const double *u, void *data, unsigned fdim, double *f)
+{
+    (void)ndim;
+    (void)fdim;
+    const RectQ *q = data;
+    const double ex = (1.0 - u[0]) * q->ax + u[0] * q->bx, ey = (1.0 - u[0]) * q->ay + u[0] * q->by;
+    const double em = hypot(ex, ey);
+    if (em == 0.0) {
+        f[0] = f[1] = f[2] = 0.0;
+        return 0;
+    }
+    const double dx = q->sw * ey / em, dy = -q->sw * ex / em; /* -sgn(w) z x e / |e| */
+    f[0] = 0.5 * dx;
+    f[1] = 0.5 * dy;
+    f[2] = 0.5 * (q->cx * dy - q->cy * dx) - q->sw * em / 3.0;
+    return 0;
+}
+
+/* plain forms over [-hl, hl] x [-hw, hw] (the kink outside) */
+static int plain_distance(unsigned ndim, const double *x, void *data, unsigned fdim, double *f)
+{
+    (void)ndim;
+    (void)fdim;
+    const RectQ *q = data;
+    f[0] = hypot(x[0] - q->cx, x[1] - q->cy);
+    return 0;
+}
+
+static int plain_wrench(unsigned ndim, const double *x, void *data, unsigned fdim, double *f)
+{
+    (void)ndim;
+    (void)fdim;
+    const RectQ *q = data;
+    const double ux = q->vx - q->w * x[1], uy = q->vy + q->w * x[0], um = hypot(ux, uy);
+    f[0] = -ux / um;
+    f[1] = -uy / um;
+    f[2] = -(x[0] * uy - x[1] * ux) / um;
+    return 0;
+}
+
+/* integral over the rectangle of |r - c| (want 1) or of the friction per unit mu p (want 3),
+ * about the apex (cx, cy); tol relative to area (times size for lengths). */
+static int rect_integral(const pfRefStickPatch *p, double cx, double cy, double sw,
+                         const double tw[3], unsigned want, double out[3])
+{
+    const double a = 0.5 * p->length, b = 0.5 * p->width, size = hypot(a, b);
+    const double area = 4.0 * a * b, tol = STICK_TOL * area * size;
+    RectQ q = {cx, cy, 0, 0, 0, 0, sw, tw[0], tw[1], tw[2], a, b};
+    double val[3], err[3];
+    for (unsigned k = 0; k < 3; ++k)
+        out[k] = 0.0;
+    if (hypot(cx, cy) > 2.0 * size) {
+        const double lo[2] = {-a, -b}, hi[2] = {a, b};
+        if (hcubature(want, want == 1 ? plain_distance : plain_wrench, &q, 2, lo, hi, 20000000, tol,
+                      STICK_REL, ERROR_INDIVIDUAL, val, err))
+            return -1;
+        for (unsigned k = 0; k < want; ++k)
+            out[k] = val[k];
+        return 0;
+    }
+    const double vx[4] = {-a, a, a, -a}, vy[4] = {-b, -b, b, b};
+    const double lo[1] = {0.0}, hi[1] = {1.0};
+    for (int i = 0; i < 4; ++i) {
+        const int j = (i + 1) % 4;
+        q.ax = vx[i] - cx, q.ay = vy[i] - cy, q.bx = vx[j] - cx, q.by = vy[j] - cy;
+        const double jac = q.ax * q.by - q.ay * q.bx;
+        if (jac == 0.0) continue; /* the apex on this edge's line: an empty triangle */
+        if (hcubature(want, want == 1 ? fan_distance : fan_wrench, &q, 1, lo, hi, 20000000,
+                      tol / fabs(jac), STICK_REL, ERROR_INDIVIDUAL, val, err))
+            return -1;
+        if (want == 1) {
+            out[0] += jac / 3.0 * val[0];
+        } else {
+            for (unsigned k = 0; k < 3; ++k)
+                out[k] += jac * val[k];
+        }
+    }
+    return 0;
+}
+
 double pf_ref_stick_max_moment(const pfRefStickPatch *p, double x, double y)
 {
     if (p->disk) {
@@ -107,10 +216,10 @@ double pf_ref_stick_max_moment(const pfRefStickPatch *p, double x, double y)
         return p->mu_s * p->normal * a *
                pf_ref_disk_distance(PF_REF_UNIFORM, x / a, y / a, STICK_TOL);
     }
-    const pfRefRegion reg = pf_ref_rect_region(p->length, p->width);
-    double m;
-    if (pf_ref_max_moment(&reg, p->mu_s, p->normal, x, y, &m)) return NAN;
-    return m;
+    double m[3];
+    const double none[3] = {0.0, 0.0, 0.0};
+    if (rect_integral(p, x, y, 0.0, none, 1, m)) return NAN;
+    return p->mu_s * p->normal / (p->length * p->width) * m[0];
 }
 
 /* -u/|u| and its moment over the unit disk, polar about the centre, per unit area: smooth when
@@ -157,12 +266,14 @@ int pf_ref_stick_wrench(const pfRefStickPatch *p, double vx, double vy, double w
         out[2] = -k * a * d.ms;
         return 0;
     }
-    const pfRefRegion reg = pf_ref_rect_region(p->length, p->width);
-    pfWrench wr;
-    if (pf_ref_wrench(&reg, p->mu_s, p->normal, (pfTwist){vx, vy, w}, &wr)) return -1;
-    out[0] = wr.fx;
-    out[1] = wr.fy;
-    out[2] = wr.mz;
+    /* the centre of rotation (P5); a translation (w = 0) has it at infinity */
+    const double tw[3] = {vx, vy, w};
+    const double cx = w != 0.0 ? -vy / w : INFINITY, cy = w != 0.0 ? vx / w : INFINITY;
+    double v[3];
+    if (rect_integral(p, cx, cy, w > 0.0 ? 1.0 : -1.0, tw, 3, v)) return -1;
+    const double kp = k / (p->length * p->width);
+    for (int i = 0; i < 3; ++i)
+        out[i] = kp * v[i];
     return 0;
 }
 

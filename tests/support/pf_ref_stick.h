@@ -1,10 +1,10 @@
 /* Independent stick test of a free planar body at rest on a uniform-pressure patch, under the two
  * criteria of docs/physics.md §2: CA (P10-P13, Kardan et al. 2013) and the limit-surface test
  * (the project's exact static test). Written from the definitions, sharing no code with the
- * plugin: the static capacities come from adaptive cubature (libcubature: pf_ref_max_moment and
- * pf_ref_wrench of pf_ref_quad.h, pf_ref_disk_distance and pf_ref_disk_p15 of pf_ref_disk.h, and
- * a polar cubature here), the limit-surface minimum from GSL's BFGS minimiser. The derivation is
- * in pf_ref_stick.c and in docs/physics.md §2 ("Checked against").
+ * plugin: the static capacities come from adaptive cubature (libcubature: the rectangle's by a
+ * signed fan about the point written here, the disk's by pf_ref_disk_distance and pf_ref_disk_p15
+ * of pf_ref_disk.h and a polar cubature), the limit-surface minimum from GSL's BFGS minimiser. The
+ * derivation is in pf_ref_stick.c and in docs/physics.md §2 ("Checked against").
  *
  * Frame: the patch frame (origin at the patch centre, z the normal; a rectangle's x along its
  * length). The loads are everything except this patch's friction: a force (fx, fy) through the

@@ -14,6 +14,7 @@
 #include <patchfriction/pf_core.h>
 #include <stdio.h>
 
+#include "pf_ref_quad.h"
 #include "pf_ref_stick.h"
 #include "pf_test_support.h"
 
@@ -93,6 +94,35 @@ START_TEST(pure_moment_breaks_at_torsional_capacity)
                 ck_assert_double_eq_tol(r.twist[2] * r.rho, s, 1e-12);
                 ck_assert_int_eq(r.sticks, r.factor >= 1.0);
             }
+    }
+}
+END_TEST
+
+/* The rectangle's integrals (signed fan about the point, or plain) against pf_ref_quad's
+ * (a fan about the closest point of the region): two cubatures written apart. */
+START_TEST(rect_integrals_match_second_cubature)
+{
+    pfRefStickPatch p = rect_patch();
+    const pfRefRegion reg = pf_ref_rect_region(L, W);
+    const double n = p.normal, size = hypot(L, W) / 2;
+    static const double pts[][2] = {{0, 0},           {0.004, 0.001}, {0.015, 0.005},
+                                    {-0.002, -0.012}, {0.02, -0.003}, {0.05, 0.04},
+                                    {0.0, 0.2}};
+    for (int k = 0; k < 7; ++k) {
+        double want;
+        ck_assert_int_eq(pf_ref_max_moment(&reg, MU_S, n, pts[k][0], pts[k][1], &want), 0);
+        ck_assert_double_eq_tol(pf_ref_stick_max_moment(&p, pts[k][0], pts[k][1]), want,
+                                TOL_CLOSED * want);
+        for (int sg = -1; sg <= 1; sg += 2) { /* rotation about the point, both senses */
+            double w = sg * 3.0, out[3];
+            pfTwist tw = {w * pts[k][1], -w * pts[k][0], w};
+            pfWrench ref;
+            ck_assert_int_eq(pf_ref_wrench(&reg, MU_S, n, tw, &ref), 0);
+            ck_assert_int_eq(pf_ref_stick_wrench(&p, tw.vx, tw.vy, tw.w, out), 0);
+            ck_assert_double_eq_tol(out[0], ref.fx, TOL_CLOSED * MU_S * n);
+            ck_assert_double_eq_tol(out[1], ref.fy, TOL_CLOSED * MU_S * n);
+            ck_assert_double_eq_tol(out[2], ref.mz, TOL_CLOSED * MU_S * n * size);
+        }
     }
 }
 END_TEST
@@ -265,6 +295,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, force_through_centre_breaks_at_mu_n);
     tcase_add_test(tc, pure_moment_breaks_at_torsional_capacity);
+    tcase_add_test(tc, rect_integrals_match_second_cubature);
     tcase_add_test(tc, limit_factor_matches_centre_of_rotation_form);
     tcase_add_test(tc, bad_inputs_refused);
     suite_add_tcase(s, tc);
