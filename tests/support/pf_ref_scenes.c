@@ -1,6 +1,7 @@
 /* Reference solutions of the literature scenes (see pf_ref_scenes.h). */
 #include "pf_ref_scenes.h"
 #include "pf_ref_internal.h"
+#include "pf_ref_stick.h"
 
 #include <patchfriction/pf_core.h>
 
@@ -192,7 +193,16 @@ int pf_ref_sliding_default(const char *case_name, pfRefSliding *p)
 
 int pf_ref_sliding_set(pfRefSliding *p, const char *key, const char *value, char *msg, int n)
 {
-    if (!strcmp(key, "yaw") || !strcmp(key, "criterion")) return 0; /* set-up frame, CA */
+    if (!strcmp(key, "yaw")) return 0; /* the reference works in the set-up frame */
+    if (!strcmp(key, "criterion")) {
+        pfRefStickCriterion c;
+        if (pf_ref_stick_criterion_parse(value, &c)) {
+            snprintf(msg, (size_t)n, "--set criterion=%s: expected ca or limit", value);
+            return -1;
+        }
+        p->limit = c == PF_REF_STICK_LIMIT;
+        return 0;
+    }
     if (!strcmp(key, "shape")) {
         if (!strcmp(value, "box") || !strcmp(value, "disk")) {
             p->disk = !strcmp(value, "disk");
@@ -238,9 +248,17 @@ double pf_ref_sliding_duration(const pfRefSliding *p)
 typedef struct Sl {
     const pfRefSliding *p;
     double J, N, rho_g;
-    pfPatchDef def;
+    pfRefStickPatch patch; /* for the independent stick test */
+    pfRefStickBody body;
     pfTwist incipient; /* body frame; friction direction while starting */
     int starting;      /* slip started from rest and the speed is still below REF_V_FREEZE */
+    int failed;        /* a stick test failed: the run reports an error */
+    /* The last full stick test, by the direction of its loads: loads s L (s > 0) have the factor
+     * h(L) / s (docs/physics.md §2: the verdict scales with the loads), so a stick phase under
+     * loads of one direction (the eccentric push's ramp) needs one test. */
+    int cached;
+    double key[3], key_factor; /* loads (fx, fy, m / rho_g) / their largest component, h there */
+    double key_twist[3];
 } Sl;
 
 /* Loads of the case at t in the set-up frame (force through the mass centre, moment). */
@@ -297,19 +315,45 @@ static int sl_rhs(double t, const double y[], double f[], void *par)
     return GSL_SUCCESS;
 }
 
-static int sl_sticks(const Sl *s, double t, const double *y, pfStickResult *r)
+/* Stick test of the body at rest at time t under the case's loads (body frame), by the criterion
+ * of the case: the verdict, and with incipient != NULL the unit incipient twist too. A failed test
+ * marks the run failed (and counts as a slip). */
+static int sl_sticks(Sl *s, double t, const double *y, pfTwist *incipient)
 {
     double fx, fy, m;
     sl_loads(s, t, y, &fx, &fy, &m);
     double c = cos(y[2]), sn = sin(y[2]);
-    pfPlanarBody body = {s->p->mass, s->J, 0.0, 0.0};
-    pfStickResult tmp;
-    if (!r) r = &tmp;
-    if (pf_stick_planar(&(pfPlanarStickInput){&s->def, s->p->mu_s, s->N, body, c * fx + sn * fy,
-                                              -sn * fx + c * fy, m},
-                        r, NULL) != PF_OK)
-        return 0;
-    return r->sticks;
+    double bx = c * fx + sn * fy, by = -sn * fx + c * fy;
+    pfRefStickCriterion crit = s->p->limit ? PF_REF_STICK_LIMIT : PF_REF_STICK_CA;
+    if (!incipient) { /* the verdict alone: by the bounds where they settle it */
+        int v = pf_ref_stick_bounds(&s->patch, &s->body, bx, by, m, crit);
+        if (v == -2) s->failed = 1;
+        if (v != -1) return v == 1;
+    }
+    pfTwist tw;
+    if (!incipient) incipient = &tw;
+    double scale = fmax(fmax(fabs(bx), fabs(by)), fabs(m) / s->rho_g);
+    double key[3] = {bx / scale, by / scale, m / s->rho_g / scale};
+    int hit = s->cached && scale > 0.0;
+    for (int i = 0; i < 3 && hit; ++i)
+        hit = fabs(key[i] - s->key[i]) <= 1e-13;
+    if (!hit) {
+        pfRefStickResult r;
+        if (pf_ref_stick(&s->patch, &s->body, bx, by, m, crit, &r)) {
+            s->failed = 1;
+            return 0;
+        }
+        if (!(scale > 0.0)) { /* no load */
+            *incipient = (pfTwist){0.0, 0.0, 0.0};
+            return 1;
+        }
+        s->cached = 1;
+        memcpy(s->key, key, sizeof key);
+        memcpy(s->key_twist, r.twist, sizeof r.twist);
+        s->key_factor = r.factor * scale;
+    }
+    *incipient = (pfTwist){s->key_twist[0], s->key_twist[1], s->key_twist[2]};
+    return s->key_factor / scale >= 1.0;
 }
 
 static double sl_dot(const Sl *s, const double *a, const double *b)
@@ -343,20 +387,19 @@ static void sl_record(const Sl *s, pfRefResult *r, double t, const double *y)
 
 int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRefResult *out)
 {
-    Sl s = {p, 0, 0, 0, pf_default_patch_def(), {0, 0, 0}, 0};
+    Sl s;
+    memset(&s, 0, sizeof s);
+    s.p = p;
     s.N = p->mass * p->g;
     if (p->disk) {
         s.J = 0.5 * p->mass * p->R * p->R;
         s.rho_g = p->R / sqrt(2.0);
-        s.def.shape = PF_PATCH_DISK;
-        s.def.radius = p->R;
     } else {
         s.J = p->mass * (p->L * p->L + p->W * p->W) / 12.0;
         s.rho_g = sqrt((p->L * p->L + p->W * p->W) / 12.0);
-        s.def.shape = PF_PATCH_RECT;
-        s.def.length = p->L;
-        s.def.width = p->W;
     }
+    s.patch = (pfRefStickPatch){p->disk, p->L, p->W, p->R, p->mu_s, s.N};
+    s.body = (pfRefStickBody){p->mass, s.J, 0.0, 0.0};
     if (pf_ref_res_init(out, sl_cols, SL_NCOL, t_end, out_dt)) return -1;
     gsl_odeiv2_system sys = {sl_rhs, NULL, 6, &s};
     gsl_odeiv2_step *st = gsl_odeiv2_step_alloc(gsl_odeiv2_step_rk8pd, 6);
@@ -370,12 +413,12 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
         y[3] = p->v0;
         y[5] = p->w0;
     }
-    pfStickResult sr;
+    pfTwist inc;
     int stick = 0;
     if (y[3] == 0.0 && y[5] == 0.0) {
-        stick = sl_sticks(&s, 0.0, y, &sr);
+        stick = sl_sticks(&s, 0.0, y, &inc);
         if (!stick) {
-            s.incipient = sr.incipient;
+            s.incipient = inc;
             s.starting = 1;
         }
     }
@@ -396,8 +439,8 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
                     else
                         hi = 0.5 * (lo + hi);
                 t = hi;
-                sl_sticks(&s, t, y, &sr);
-                s.incipient = sr.incipient;
+                sl_sticks(&s, t, y, &inc);
+                s.incipient = inc;
                 s.starting = 1;
                 stick = 0;
                 out->switches++;
@@ -419,9 +462,9 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
             } else if (!s.starting && sl_dot(&s, y, y) < REF_V_ZERO * REF_V_ZERO) {
                 y[3] = y[4] = y[5] = 0.0;
                 out->switches++;
-                stick = sl_sticks(&s, t, y, &sr);
+                stick = sl_sticks(&s, t, y, &inc);
                 s.starting = !stick;
-                if (!stick) s.incipient = sr.incipient;
+                if (!stick) s.incipient = inc;
                 gsl_odeiv2_evolve_reset(ev);
                 h = 1e-6;
             } else if (n0 > 0.0 && sl_dot(&s, y, yp) <= 0.0) {
@@ -445,10 +488,10 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
                     y[3] = y[4] = y[5] = 0.0;
                     t = tp + hi;
                     out->switches++;
-                    stick = sl_sticks(&s, t, y, &sr);
+                    stick = sl_sticks(&s, t, y, &inc);
                     s.starting = 0;
                     if (!stick) {
-                        s.incipient = sr.incipient;
+                        s.incipient = inc;
                         s.starting = 1;
                     }
                     gsl_odeiv2_evolve_reset(ev);
@@ -465,7 +508,7 @@ int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRef
     gsl_odeiv2_control_free(ctl);
     gsl_odeiv2_step_free(st);
     gsl_odeiv2_step_free(st2);
-    if (status) return status;
+    if (status || s.failed) return -1;
 
     double stop_tr, stop_rot;
     int resting = !(p->c == PF_REF_SL_FREESLIDE &&

@@ -1,7 +1,9 @@
 /* Reference solutions of the literature scenes, integrated directly from the published
  * equations with GSL odeiv2 (rk8pd, tight tolerances) and stick/slip switching located as events
- * by bisection. Independent of ODE and of the adapter; the friction wrenches come from the core
- * (pf_rect_friction, pf_disk_friction, pf_hertz_disk_*) and the stick test from pf_stick_planar.
+ * by bisection. Independent of ODE and of the adapter. The kinetic friction wrenches come from
+ * the core's closed forms (pf_rect_friction, pf_disk_friction, pf_hertz_disk_*), which the unit
+ * tests check against cubature; the stick test is the independent one of pf_ref_stick.h (cubature
+ * and GSL, no plugin code), under the criterion asked for.
  *
  *  - sliding-blocks (docs/physics.md §6, P6/P10-P13): planar rigid body, set-up frame.
  *  - coupled-masses (§4, P21): stick condition on the acceleration.
@@ -59,17 +61,20 @@ typedef struct pfRefSliding {
     double h, ramp;    ///< eccentric push: lever [m], force growth [N/s]
     double v0, w0;     ///< free-slide launch speed (along x) [m/s] and spin [rad/s]
     double g;          ///< [m/s^2]
+    int limit;         ///< stick criterion: 0 CA (P10-P13, the default), 1 limit surface
 } pfRefSliding;
 
 /** Published parameters of a case (docs/physics.md §6; free-slide: the project's choice, as in the
  *  scene). Returns 0, or -1 if the case name is unknown. */
 int pf_ref_sliding_default(const char *case_name, pfRefSliding *p);
-/** --set key=value (the scene's keys; yaw and criterion are accepted and ignored: the reference
- *  works in the set-up frame with the CA criterion). Returns 0 or -1 with a message in msg. */
+/** --set key=value (the scene's keys; criterion=ca|limit chooses the stick criterion as in the
+ *  scene; yaw is accepted and ignored: the reference works in the set-up frame). Returns 0 or -1
+ *  with a message in msg. */
 int pf_ref_sliding_set(pfRefSliding *p, const char *key, const char *value, char *msg, int n);
 /// Default duration of the case [s] (same as the scene).
 double pf_ref_sliding_duration(const pfRefSliding *p);
-/** Integrate to t_end, sampling every out_dt. Columns and metrics as the scene. Returns 0. */
+/** Integrate to t_end, sampling every out_dt. Columns and metrics as the scene. Returns 0, or -1
+ *  if the integration or a stick test (its cubature or minimiser) failed. */
 int pf_ref_sliding_run(const pfRefSliding *p, double t_end, double out_dt, pfRefResult *out);
 
 /* ------------------------------------------------------------------------------------------ */
