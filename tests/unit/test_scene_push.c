@@ -12,10 +12,7 @@
  *    finger slides where the reference sticks) and +6.8 / +8.7 %. The gap is proportional to dt
  *    and grows as the push slows (docs/physics.md §11 has the figures);
  *  - tcase solver (patched ODE only): the in-solver coupling meets the same 1 % and finger state
- *    in seven of the eight cells (case x stepper; measured within 0.04 %); tcase solver_open
- *    holds the eighth, dWorldStep with the block at 20 mm and mu_f = 0.5: +10.6 %, the finger
- *    slides at 5 % of the push speed where the reference sticks (QuickStep: -0.02 %, sticks).
- *    Expected to fail until it is met;
+ *    in all eight cells (case x stepper; measured within 0.04 %);
  *  - tcase stock: stock friction's figures printed, not asserted (the block hardly turns);
  *  - tcase keys: bad keys and values are errors naming them. */
 #include "pf_ref_push.h"
@@ -200,19 +197,12 @@ START_TEST(patch_matches_reference)
 }
 END_TEST
 
-/* The in-solver coupling (patched ODE): one cell, a case under one stepper. */
-typedef struct SolverCell {
-    int c, q; /* CASES[c], steppers[q] */
-} SolverCell;
-/* the cells that meet the 1 % target, and the one that does not (dWorldStep, block at 20 mm with
- * mu_f = 0.5: the finger slides at 5 % of the push speed where the reference sticks) */
-static const SolverCell SOLVER_MET[] = {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 1}, {3, 0}, {3, 1}};
-static const SolverCell SOLVER_OPEN[] = {{2, 0}};
-
-static void solver_cell(const SolverCell *cell)
+/* The in-solver coupling (patched ODE): one cell per loop index, CASES[_i / 2] under
+ * steppers[_i % 2]. */
+START_TEST(solver_matches_reference)
 {
-    const PushCase *pc = &CASES[cell->c];
-    const char *st = steppers[cell->q];
+    const PushCase *pc = &CASES[_i / 2];
+    const char *st = steppers[_i % 2];
     const pfRefPushResult ref = reference(pc->cs, pc->offset, pc->mu_f);
     pfSceneMetric m[PF_SCENE_MAX_METRICS];
     int n = run_coupled(pc->cs, PF_ODE_MODE_EXACT, st, pc->offset, pc->mu_f, "solver", m);
@@ -226,17 +216,6 @@ static void solver_cell(const SolverCell *cell)
                   "%s offset %g mu_f %g %s in-solver: ratio %g, reference %g", pc->cs, pc->offset,
                   pc->mu_f, st, ratio, ref.ratio);
     ck_assert_double_eq(stick, ref.finger_sticking);
-}
-
-START_TEST(solver_matches_reference)
-{
-    solver_cell(&SOLVER_MET[_i]);
-}
-END_TEST
-
-START_TEST(solver_open_cell)
-{
-    solver_cell(&SOLVER_OPEN[_i]);
 }
 END_TEST
 
@@ -308,13 +287,8 @@ int main(void)
     suite_add_tcase(s, tp);
     TCase *tv = tcase_create("solver");
     tcase_set_timeout(tv, 300);
-    tcase_add_loop_test(tv, solver_matches_reference, 0,
-                        (int)(sizeof SOLVER_MET / sizeof SOLVER_MET[0]));
+    tcase_add_loop_test(tv, solver_matches_reference, 0, 2 * NCASES);
     suite_add_tcase(s, tv);
-    TCase *to = tcase_create("solver_open");
-    tcase_set_timeout(to, 120);
-    tcase_add_loop_test(to, solver_open_cell, 0, (int)(sizeof SOLVER_OPEN / sizeof SOLVER_OPEN[0]));
-    suite_add_tcase(s, to);
     TCase *ts = tcase_create("stock");
     tcase_set_timeout(ts, 300);
     tcase_add_loop_test(ts, stock_for_comparison, 0, NCASES);

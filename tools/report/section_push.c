@@ -109,9 +109,7 @@ static void write_section(pfrReport *r, FILE *md)
             "error scales with dt / speed (docs/physics.md §11; test_scene_push_patch, the 1 %% "
             "target, is open). The in-solver coupling (patched ODE; \"not run\" without it) "
             "projects the patch's friction inside the solver, with the finger's rows, and "
-            "meets the reference within 1 %% in seven of the eight cells "
-            "(test_scene_push_solver); dWorldStep with the block at 20 mm and mu_f = 0.5 is "
-            "the open one (test_scene_push_solver_open).\n\n"
+            "meets the reference within 1 %% in all eight cells (test_scene_push_solver).\n\n"
             "| case | reference | stepper | stock | patch (adapter) | patch (in-solver) "
             "|\n|---|---|---|---|---|---|\n");
     for (int c = 0; c < NCASE; ++c) {
