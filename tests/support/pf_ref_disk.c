@@ -165,3 +165,18 @@ double pf_ref_disk_moment(int i, int j, int k, double dc, double ds, double tol)
     run(&q, 1, tol, &val, &err);
     return val;
 }
+
+int pf_ref_disk_polar_integrand(unsigned ndim, const double *x, void *data, unsigned fdim,
+                                double *f)
+{
+    (void)ndim;
+    (void)fdim;
+    const double *tw = data;
+    const double r = x[0], px = r * cos(x[1]), py = r * sin(x[1]);
+    const double ux = tw[0] - tw[2] * py, uy = tw[1] + tw[2] * px, um = hypot(ux, uy);
+    const double jac = r / REF_PI;
+    f[0] = -jac * ux / um;
+    f[1] = -jac * uy / um;
+    f[2] = -jac * (px * uy - py * ux) / um;
+    return 0;
+}

@@ -30,4 +30,11 @@ double pf_ref_disk_distance(pfRefPressure pressure, double x0, double y0, double
  *  shift (dc, ds); k may be negative. */
 double pf_ref_disk_moment(int i, int j, int k, double dc, double ds, double tol);
 
+/// hcubature integrand of -u/|u| and its moment over the uniform unit disk, polar about its
+/// centre (x = (r, phi)), per unit area: f = (Fx, Fy, M) for the twist data = (vx/a, vy/a, w).
+/// Smooth, and so fast, only when the centre of rotation lies well outside the disk (u never
+/// vanishes there); use pf_ref_disk_p15 otherwise.
+int pf_ref_disk_polar_integrand(unsigned ndim, const double *x, void *data, unsigned fdim,
+                                double *f);
+
 #endif

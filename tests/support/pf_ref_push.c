@@ -66,23 +66,6 @@ int pf_ref_push_set(pfRefPush *p, const char *key, const char *value, char *msg,
     return 0;
 }
 
-/* -u/|u| over the unit disk in polar coordinates about its centre, for a centre of rotation
- * well outside it (u never vanishes there, so the integrand is smooth); per unit area. */
-static int disk_polar_integrand(unsigned ndim, const double *x, void *data, unsigned fdim,
-                                double *f)
-{
-    (void)ndim;
-    (void)fdim;
-    const double *tw = data;
-    const double r = x[0], px = r * cos(x[1]), py = r * sin(x[1]);
-    const double ux = tw[0] - tw[2] * py, uy = tw[1] + tw[2] * px, um = hypot(ux, uy);
-    const double jac = r / M_PI;
-    f[0] = -jac * ux / um;
-    f[1] = -jac * uy / um;
-    f[2] = -jac * (px * uy - py * ux) / um;
-    return 0;
-}
-
 /* The support's friction wrench on the object about G for the body-frame twist (vx, vy, w), per
  * unit mu N (P58): cubature of -u/|u| over the uniform footprint. */
 static int support_wrench(const pfRefPush *p, double vx, double vy, double w, double F[3])
@@ -94,8 +77,8 @@ static int support_wrench(const pfRefPush *p, double vx, double vy, double w, do
         if (fabs(w) * a * 2.0 < hypot(vx, vy)) {
             const double tw[3] = {vx / a, vy / a, w}, lo[2] = {0.0, 0.0}, hi[2] = {1.0, 2 * M_PI};
             double val[3], err[3];
-            if (hcubature(3, disk_polar_integrand, (void *)tw, 2, lo, hi, 2000000, 1e-12, 0.0,
-                          ERROR_INDIVIDUAL, val, err))
+            if (hcubature(3, pf_ref_disk_polar_integrand, (void *)tw, 2, lo, hi, 2000000, 1e-12,
+                          0.0, ERROR_INDIVIDUAL, val, err))
                 return 1;
             F[0] = val[0];
             F[1] = val[1];

@@ -222,22 +222,6 @@ double pf_ref_stick_max_moment(const pfRefStickPatch *p, double x, double y)
     return p->mu_s * p->normal / (p->length * p->width) * m[0];
 }
 
-/* -u/|u| and its moment over the unit disk, polar about the centre, per unit area: smooth when
- * the centre of rotation lies well outside the disk (u never vanishes). tw: (vx/a, vy/a, w). */
-static int disk_polar(unsigned ndim, const double *x, void *data, unsigned fdim, double *f)
-{
-    (void)ndim;
-    (void)fdim;
-    const double *tw = data;
-    const double r = x[0], px = r * cos(x[1]), py = r * sin(x[1]);
-    const double ux = tw[0] - tw[2] * py, uy = tw[1] + tw[2] * px, um = hypot(ux, uy);
-    const double jac = r / STICK_PI;
-    f[0] = -jac * ux / um;
-    f[1] = -jac * uy / um;
-    f[2] = -jac * (px * uy - py * ux) / um;
-    return 0;
-}
-
 int pf_ref_stick_wrench(const pfRefStickPatch *p, double vx, double vy, double w, double out[3])
 {
     const double k = p->mu_s * p->normal;
@@ -251,8 +235,8 @@ int pf_ref_stick_wrench(const pfRefStickPatch *p, double vx, double vy, double w
             const double tw[3] = {vx / a, vy / a, w}, lo[2] = {0.0, 0.0},
                          hi[2] = {1.0, 2 * STICK_PI};
             double val[3], err[3];
-            if (hcubature(3, disk_polar, (void *)tw, 2, lo, hi, 20000000, STICK_TOL, 0.0,
-                          ERROR_INDIVIDUAL, val, err))
+            if (hcubature(3, pf_ref_disk_polar_integrand, (void *)tw, 2, lo, hi, 20000000,
+                          STICK_TOL, 0.0, ERROR_INDIVIDUAL, val, err))
                 return -1;
             out[0] = k * val[0];
             out[1] = k * val[1];
