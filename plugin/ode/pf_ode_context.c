@@ -519,7 +519,8 @@ static int pair_slot(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot)
     while (ctx->pair_hash[i].idx >= 0) {
         if (ctx->pair_hash[i].tag == tag) {
             const pfOdePair *p = pf_ode_pair_at(ctx, ctx->pair_hash[i].idx);
-            if (p->g1 == g1 && p->g2 == g2 && p->slot == slot) return i;
+            if (p->slot == slot && ((p->g1 == g1 && p->g2 == g2) || (p->g1 == g2 && p->g2 == g1)))
+                return i;
         }
         i = (i + 1) & mask;
     }
@@ -804,18 +805,11 @@ int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out)
     return PF_OK;
 }
 
-/* The pair record of slot `slot` of a and b, in either order (-1: none). */
-static int pair_either(const pfOdeContext *ctx, dGeomID a, dGeomID b, int slot)
-{
-    int idx = pf_ode_pair_lookup(ctx, a, b, slot);
-    return idx >= 0 ? idx : pf_ode_pair_lookup(ctx, b, a, slot);
-}
-
 int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchInfo *out)
 {
     if (!ctx || !out) return PF_ERR_NULL;
     for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
-        int idx = pair_either(ctx, a, b, slot);
+        int idx = pf_ode_pair_lookup(ctx, a, b, slot);
         if (idx >= 0) {
             *out = pf_ode_pair_at(ctx, idx)->step.info;
             return PF_OK;
@@ -839,7 +833,7 @@ int pf_ode_find_pair_patches(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOd
     }
     int count = 0;
     for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
-        int idx = pair_either(ctx, a, b, slot);
+        int idx = pf_ode_pair_lookup(ctx, a, b, slot);
         if (idx < 0) continue;
         if (count < max) out[count] = pf_ode_pair_at(ctx, idx)->step.info;
         count++;

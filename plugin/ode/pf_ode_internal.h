@@ -183,7 +183,8 @@ typedef struct pfOdePairStep {
 /// from b2ContactSim: the key and pool bookkeeping, what persists across steps, and this step's
 /// scratch.
 typedef struct pfOdePair {
-    dGeomID g1, g2; ///< key; g1 carries body 1
+    dGeomID g1, g2; ///< key, in either order; g1 carries body 1 (the order of the pair's first
+                    ///< pf_ode_collide: a call in the turned order is turned back there)
     int slot;       ///< key: which of the pair's patches (pf_ode_collide groups the contacts)
     int in_use;
     double slot_n[3];         ///< this patch's contact normal at its last collide, in body 2's
@@ -247,7 +248,7 @@ typedef struct pfOdeMatOwner {
 /// which a probe compares first, so that passing other pairs does not read their records.
 typedef struct pfOdePairHashEntry {
     int idx;      ///< pool index, -1: empty
-    uint32_t tag; ///< pf_ode_hash_slot(g1, g2, slot) >> 32
+    uint32_t tag; ///< pf_ode_hash_slot(g1, g2, slot) >> 32 (the same in either order)
 } pfOdePairHashEntry;
 
 struct pfOdeContext {
@@ -277,7 +278,7 @@ struct pfOdeContext {
     int mats_cap;
     pfOdeMaterial default_mat;
 
-    /* pairs: chunked pool + hash (key pair -> pool index) */
+    /* pairs: chunked pool + hash ((geom pair in either order, slot) -> pool index) */
     pfOdePair **chunks;
     int chunk_count, chunk_cap;
     int *free_list;
@@ -325,9 +326,11 @@ typedef struct pfOdePairMatEntry {
 /// Fill err (may be NULL): status, field and a message printf'd from fmt with field and v.
 void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v);
 pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx);
-/// The pair record (g1, g2, slot): its pool index, or -1.
+/// The pair record of slot `slot` of the geom pair {g1, g2}, in either order: its pool index, or
+/// -1. A geom pair has one record per slot, whichever order it is called in (pfOdePair.g1).
 int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot);
-/// The pair record (g1, g2, slot), made fresh if there is none.
+/// The pair record of slot `slot` of {g1, g2} (either order), made fresh in the order (g1, g2)
+/// if there is none.
 int pf_ode_pair_acquire(pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot, int *out_idx);
 void pf_ode_pair_release(pfOdeContext *ctx, int idx);
 const pfOdeMaterial *pf_ode_material_of(const pfOdeContext *ctx, dGeomID g);
@@ -462,10 +465,13 @@ static inline uint64_t pf_ode_hash_pair(dGeomID a, dGeomID b)
 {
     return pf_ode_hash_ptr(a) * 31u + pf_ode_hash_ptr(b);
 }
-/* The pair table's hash of a patch slot of a pair (slot 0 hashes as the pair). */
+/* The pair table's hash of a patch slot of a geom pair, the same in either geom order (slot 0
+ * hashes as the pair in address order). */
 static inline uint64_t pf_ode_hash_slot(dGeomID a, dGeomID b, int slot)
 {
-    return pf_ode_hash_pair(a, b) + (uint64_t)slot * 0x9e3779b97f4a7c15ULL;
+    const uint64_t h =
+        (uintptr_t)a < (uintptr_t)b ? pf_ode_hash_pair(a, b) : pf_ode_hash_pair(b, a);
+    return h + (uint64_t)slot * 0x9e3779b97f4a7c15ULL;
 }
 /* ODE fills dVector3s of dReal; the adapter works in plain double[3]. */
 static inline void pf_ode_to3(const dReal *v, double *o)

@@ -1515,6 +1515,38 @@ static void assign_slots(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, dBodyI
     }
 }
 
+/* 1 if body 1 of the call (b1, b2) must be the other body: b1 is the static world, or kinematic
+ * where b2 is dynamic. */
+static int body1_turns(dBodyID b1, dBodyID b2)
+{
+    return !b1 || (dBodyIsKinematic(b1) && b2 && !dBodyIsKinematic(b2));
+}
+
+static void turn_pair(dGeomID *g1, dGeomID *g2, dBodyID *b1, dBodyID *b2)
+{
+    dGeomID tg = *g1;
+    *g1 = *g2;
+    *g2 = tg;
+    dBodyID tb = *b1;
+    *b1 = *b2;
+    *b2 = tb;
+}
+
+/* The records of the pair {g1, g2} take the order (g1, g2) and start afresh (nothing of their
+ * past is in this order's frame). */
+static void turn_records(pfOdeContext *ctx, dGeomID g1, dGeomID g2)
+{
+    for (int slot = 0; slot < ctx->slots_used; ++slot) {
+        const int idx = pf_ode_pair_lookup(ctx, g1, g2, slot);
+        if (idx < 0) continue;
+        pfOdePair *p = pf_ode_pair_at(ctx, idx);
+        p->g1 = g1;
+        p->g2 = g2;
+        memset(&p->persist, 0, sizeof p->persist);
+        p->fresh = 1;
+    }
+}
+
 int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID group)
 {
     if (!ctx || !g1 || !g2 || !group) return PF_ERR_NULL;
@@ -1538,24 +1570,30 @@ int pf_ode_collide(pfOdeContext *ctx, dGeomID g1, dGeomID g2, dJointGroupID grou
     }
     /* Body 1 is the dynamic one: the stick test models body 1's motion under its loads, and a
      * kinematic body 1 (a finger driven by the user) would leave the patch in slip for good. */
-    if (!b1 || (dBodyIsKinematic(b1) && b2 && !dBodyIsKinematic(b2))) {
-        dGeomID tg = g1;
-        g1 = g2;
-        g2 = tg;
-        dBodyID tb = b1;
-        b1 = b2;
-        b2 = tb;
-    }
+    if (body1_turns(b1, b2)) turn_pair(&g1, &g2, &b1, &b2);
     /* A pair is collided once per step: a second call in either geom order (a sub-space
      * descended twice, the user's callback reaching the pair twice) is a no-op, so no contact
-     * point or joint is doubled. The first call's order stays the pair's key (body 1 is the
-     * first geom's body, as documented). Any of the pair's patch slots collided this step
-     * marks the pair. */
+     * point or joint is doubled. Any of the pair's patch slots collided this step marks the
+     * pair. A geom pair is one pair whichever order it comes in (the table's key is unordered,
+     * pf_ode_pair_lookup): its records keep the order of its first call (body 1 is that call's
+     * first geom's body, as documented), and a call in the turned order (ODE's spaces turn a
+     * pair when a geom moves to the head of their list) is turned back here, before dCollide,
+     * so that its contacts, normals, patch frame, anchors, rows and bodies are all in the
+     * records' order. Only where body 1 must be the other body now (a body made kinematic or
+     * dynamic since) are the records turned instead, and start afresh. */
+    int turned = 0;
     for (int slot = 0; slot < ctx->slots_used; ++slot) {
-        int known = pf_ode_pair_lookup(ctx, g1, g2, slot);
-        if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
-        known = pf_ode_pair_lookup(ctx, g2, g1, slot);
-        if (known >= 0 && pf_ode_pair_at(ctx, known)->seen == ctx->frame) return 0;
+        const int known = pf_ode_pair_lookup(ctx, g1, g2, slot);
+        if (known < 0) continue;
+        const pfOdePair *q = pf_ode_pair_at(ctx, known);
+        if (q->seen == ctx->frame) return 0;
+        turned |= q->g1 != g1;
+    }
+    if (turned) {
+        if (!body1_turns(b2, b1))
+            turn_pair(&g1, &g2, &b1, &b2);
+        else
+            turn_records(ctx, g1, g2);
     }
     dContactGeom cg[PF_ODE_MAX_CONTACTS];
     int n = dCollide(g1, g2, PF_ODE_MAX_CONTACTS, cg, sizeof(dContactGeom));
