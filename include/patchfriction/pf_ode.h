@@ -24,8 +24,9 @@
  *     }
  *
  * Conventions: docs/physics.md §0. For every patch, body 1 is the body of the first geom passed to
- * pf_ode_collide that has a body (the adapter swaps the pair if only the second has one), and the
- * patch normal z points from body 2 into body 1. SI units throughout.
+ * the pair's first pf_ode_collide that has a body (the adapter swaps the pair if only the second
+ * has one), and the patch normal z points from body 2 into body 1. A pair is the same pair in
+ * either geom order: a later call in the other order keeps its body 1. SI units throughout.
  *
  * The library never prints, never aborts on bad input and never hands NaN or Inf to ODE: bad
  * materials are rejected at set time with a status code (pf_core.h) and a pfError message; a patch
@@ -322,8 +323,10 @@ int pf_ode_get_pair_material(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOd
  *  bodies, produce nothing. A pair is collided once per step: a second call for the same two
  *  geoms (in either order) before the next pf_ode_before_step is a no-op that returns 0, so a
  *  sub-space descended twice or a callback that meets a pair twice adds no contact and no joint.
+ *  The two geoms are one pair in either order: ODE's spaces may report a pair in the other order
+ *  on a later step, and the pair keeps its record (state, stick anchor, history) and its body 1.
  *  @param ctx   the context
- *  @param g1    first geom (its body becomes body 1 if it has one)
+ *  @param g1    first geom (its body becomes body 1 if it has one, at the pair's first call)
  *  @param g2    second geom
  *  @param group the contact group the joints are created in (emptied by the user after
  *               pf_ode_after_step); not 0 (joints in no group would never be emptied)
