@@ -329,6 +329,56 @@ START_TEST(test_turned_pair_pushed_moves_as_fixed)
 }
 END_TEST
 
+/* The records of the two boxes' pair, in either order. */
+static int box_pair_records(const Scene *s)
+{
+    int n = 0;
+    for (int a = 0; a < s->pf->alive_count; ++a) {
+        const pfOdePair *p = pf_ode_pair_at(s->pf, s->pf->alive[a]);
+        n += (p->g1 == s->gtop && p->g2 == s->gbot) || (p->g1 == s->gbot && p->g2 == s->gtop);
+    }
+    return n;
+}
+
+/* Body 1 is the dynamic body: the lower box made kinematic under the top one hands body 1 to the
+ * top box, whichever order the calls take. Where the pair's record had the lower box as body 1,
+ * it takes the new order and starts afresh (nothing of its past is in that order's frame); it
+ * stays the pair's one record, with no second record beside it carrying the old support, and the
+ * top box, resting on the kinematic box, sticks again. */
+START_TEST(test_kinematic_body_turns_the_record)
+{
+    for (int order = TOP_FIRST; order <= BOTTOM_FIRST; ++order) {
+        Scene s;
+        scene_make(&s, order, 0, PF_ODE_COUPLING_ADAPTER);
+        for (int i = 0; i < 50; ++i)
+            scene_step(&s, 0.0);
+        int idx = pair_record(&s);
+        ck_assert_int_ge(idx, 0);
+        ck_assert_int_eq(pf_ode_pair_at(s.pf, idx)->step.b1 == s.top, order == TOP_FIRST);
+        dBodySetKinematic(s.bot);
+        dBodySetLinearVel(s.bot, 0, 0, 0);
+        dBodySetAngularVel(s.bot, 0, 0, 0);
+        int most = 0;
+        for (int i = 0; i < 50; ++i) {
+            scene_step(&s, 0.0);
+            if (box_pair_records(&s) > most) most = box_pair_records(&s);
+        }
+        idx = pair_record(&s);
+        ck_assert_int_ge(idx, 0);
+        const pfOdePair *p = pf_ode_pair_at(s.pf, idx);
+        printf("kinematic lower box, %s first: %d records of the pair at most, body 1 the %s box, "
+               "state %d\n",
+               order == TOP_FIRST ? "top" : "bottom", most, p->step.b1 == s.top ? "top" : "lower",
+               (int)p->persist.state);
+        ck_assert_int_eq(most, 1);
+        ck_assert_ptr_eq(p->step.b1, s.top);
+        ck_assert_ptr_eq(p->g1, s.gtop);
+        ck_assert_int_eq(p->persist.state, PF_ODE_STATE_STICK);
+        scene_free(&s);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *su = suite_create("ode_turned");
@@ -336,6 +386,7 @@ int main(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_turned_pair_rests_as_fixed);
     tcase_add_test(tc, test_turned_pair_pushed_moves_as_fixed);
+    tcase_add_test(tc, test_kinematic_body_turns_the_record);
     suite_add_tcase(su, tc);
     SRunner *sr = srunner_create(su);
     srunner_set_fork_status(sr, CK_NOFORK);
