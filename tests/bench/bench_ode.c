@@ -12,7 +12,9 @@
  * solver iteration, inside dWorldQuickStep).
  *
  * scene_cubes_quickstep / scene_cubes_worldstep: the same 1000 boxes under either stepper, with
- * the per-phase breakdown of bench_phases.h (fastest of interleaved rounds, and medians).
+ * the per-phase breakdown of bench_phases.h (fastest of interleaved rounds, and medians);
+ * scene_cubes_quickstep_solver (patched ODE): the same under QuickStep with the in-solver
+ * coupling.
  * scaling_<stepper>_<n>: the same scene with n = 100, 1000, 10000 boxes (dWorldStep only up to
  * 1000 unless built affordable, see SCALING_WORLD_MAX), cost per body and step. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
@@ -163,21 +165,24 @@ static void destroy(bscene *s)
     free(s->phase);
 }
 
-/* stock and patch (adapter) runs of n boxes under one stepper, interleaved; prints one line */
-static void cubes_pair(const char *name, int n, int quick, int warm, int rounds, int per)
+/* stock and patch runs of n boxes under one stepper, interleaved, the patch with the given
+ * coupling; prints one line */
+static void cubes_pair(const char *name, int n, int quick, pfOdeCoupling coupling, int warm,
+                       int rounds, int per)
 {
     static bscene st, pa;
     if (!pf_bench_selected(name)) return;
     build(&st, 1, PF_ODE_COUPLING_ADAPTER, n, quick);
-    build(&pa, 0, PF_ODE_COUPLING_ADAPTER, n, quick);
+    build(&pa, 0, coupling, n, quick);
     pfBenchSide ss, sp;
     pf_bench_run_pair(name, bench_step, &st, &pa, warm, rounds, per, &ss, &sp);
     char extra[256];
     snprintf(extra, sizeof extra,
              "\"scene\":\"sliding_spinning_boxes\",\"stepper\":\"%s\",\"iterations\":%s,"
-             "\"dt\":%g,\"coupling\":\"adapter\",\"what\":\"%d boxes 0.1x0.06x0.04 m "
+             "\"dt\":%g,\"coupling\":\"%s\",\"what\":\"%d boxes 0.1x0.06x0.04 m "
              "pushed above mu m g and spinning, 1 m apart on a plane\"",
-             quick ? "quickstep" : "worldstep", quick ? "20" : "null", st.dt, n);
+             quick ? "quickstep" : "worldstep", quick ? "20" : "null", st.dt,
+             coupling == PF_ODE_COUPLING_SOLVER ? "solver" : "adapter", n);
     pf_bench_print_pair(name, extra, n, per, &ss, &sp);
     destroy(&st);
     destroy(&pa);
@@ -187,8 +192,12 @@ static void cubes_pair(const char *name, int n, int quick, int warm, int rounds,
 static void cubes_all(int quick)
 {
     const int warm = quick ? 2 : 20, rounds = quick ? 2 : 7, per = quick ? 2 : 20;
-    cubes_pair("scene_cubes_quickstep", NBOX, 1, warm, rounds, per);
-    cubes_pair("scene_cubes_worldstep", NBOX, 0, warm, rounds, per);
+    cubes_pair("scene_cubes_quickstep", NBOX, 1, PF_ODE_COUPLING_ADAPTER, warm, rounds, per);
+    cubes_pair("scene_cubes_worldstep", NBOX, 0, PF_ODE_COUPLING_ADAPTER, warm, rounds, per);
+    /* the in-solver coupling (patched ODE), whose cost is inside the solver phase */
+    if (pf_ode_solver_coupling_available())
+        cubes_pair("scene_cubes_quickstep_solver", NBOX, 1, PF_ODE_COUPLING_SOLVER, warm, rounds,
+                   per);
     static const int sizes[] = {100, 1000, 10000};
     for (int q = 1; q >= 0; --q)
         for (int k = 0; k < 3; ++k) {
@@ -198,7 +207,7 @@ static void cubes_all(int quick)
             int p = quick ? 1 : (20000 / n > 2 ? 20000 / n : 2);
             char name[64];
             snprintf(name, sizeof name, "scaling_%s_%d", q ? "quickstep" : "worldstep", n);
-            cubes_pair(name, n, q, quick ? 1 : 2, quick ? 2 : 5, p);
+            cubes_pair(name, n, q, PF_ODE_COUPLING_ADAPTER, quick ? 1 : 2, quick ? 2 : 5, p);
         }
 }
 
