@@ -1033,17 +1033,21 @@ static int spd_solve3(const double A[9], const double b[3], double x[3])
  * twist predicts itself; for a free translating patch it is xi_p's direction, as before. It is
  * the maximum-dissipation projection of the in-solver coupling with lambda* = -(dt A)^-1 xi_p
  * (pf_patch_project: xi = A' (W(xi) - lambda*), A' = dt A), warm-started at the last step's
- * answer. A patch the projection stops (lambda* in the limit set: the step's friction could
- * hold it) keeps xi_p (its rows stop it), as does a projection that fails or does not
- * converge. In (*xi, *W): the prediction and its wrench, which the caller evaluated at xi_p. */
-static void implicit_prediction(pfOdeContext *ctx, pfOdePair *p, int dyn1, int dyn2, double dt,
-                                double mu_k, double N, pfTwist roll, pfTwist *xi, pfWrench *W)
+ * answer. It needs the other constraints' forces: on a pair's first step (none measured yet)
+ * the caller keeps xi_p, because the fixed point would then count this patch's friction and
+ * not the others' that act with it (two tracks under one body: each alone would spin it). A patch
+ * the projection stops (lambda* in the limit set: the step's friction could hold it) keeps xi_p
+ * (its rows stop it), as does a projection that fails or does not converge. In: *xi = xi_p; out, if
+ * it returns 1: the prediction and its wrench in (*xi, *W) (0: unchanged, the caller takes W at
+ * xi_p). */
+static int implicit_prediction(pfOdeContext *ctx, pfOdePair *p, int dyn1, int dyn2, double dt,
+                               double mu_k, double N, pfTwist roll, pfTwist *xi, pfWrench *W)
 {
     double A[9], xv[3] = {xi->vx, xi->vy, xi->w}, ls[3];
     pf_ode_patch_delassus(ctx, p, dyn1, dyn2, A);
     for (int k = 0; k < 9; ++k)
         A[k] *= dt;
-    if (!spd_solve3(A, xv, ls)) return;
+    if (!spd_solve3(A, xv, ls)) return 0;
     const pfWrench free_w = {-ls[0], -ls[1], -ls[2]};
     pfTwist *g = &p->persist.slip_guess;
     const int warm = !p->fresh && p->persist.state == PF_ODE_STATE_SLIP &&
@@ -1051,11 +1055,12 @@ static void implicit_prediction(pfOdeContext *ctx, pfOdePair *p, int dyn1, int d
     pfProjectResult pr;
     if (pf_patch_project(&(pfProjectInput){&p->step.def, mu_k, N, A, free_w, roll, warm ? g : NULL},
                          &pr, NULL) != PF_OK)
-        return;
+        return 0;
     *g = pr.sticks ? (pfTwist){0.0, 0.0, 0.0} : pr.velocity;
-    if (pr.sticks || !pr.converged) return;
+    if (pr.sticks || !pr.converged) return 0;
     *xi = pr.velocity;
     *W = pr.wrench;
+    return 1;
 }
 
 /* Slip rows: with the in-solver coupling only the rolling rows (the friction block is the
@@ -1108,11 +1113,11 @@ static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     /* kinetic wrench of the patch for the twist (or the incipient twist) */
     pfWrench W = {0, 0, 0};
     const pfTwist roll = p->step.roll;
-    if (!slip_wrench(p, mu_k, N, xi, roll, &W)) {
+    if (!(predicted && p->persist.has_other &&
+          implicit_prediction(ctx, p, dyn1, dyn2, dt, mu_k, N, roll, &xi, &W)) &&
+        !slip_wrench(p, mu_k, N, xi, roll, &W)) {
         ctx->counters.dropped_nonfinite++;
         W.fx = W.fy = W.mz = 0.0;
-    } else if (predicted) {
-        implicit_prediction(ctx, p, dyn1, dyn2, dt, mu_k, N, roll, &xi, &W);
     }
     double fm = hypot(W.fx, W.fy);
     if (fm > 0.0) {
