@@ -1022,6 +1022,22 @@ static int spd_solve3(const double A[9], const double b[3], double x[3])
     return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
 }
 
+/* Whether the other constraints forbid a patch motion: an eigenvalue of the Delassus block, in
+ * coordinates (vx, vy, rho w), below PF_ODE_NULL_EIGEN of the largest (as in the stick test's
+ * pf_ode_regularise_block). The fixed point of implicit_prediction is then not defined on all
+ * twists. */
+static int forbids_motion(const double *A, double rho)
+{
+    const double S[3] = {1.0, 1.0, rho > 0.0 ? rho : 1.0};
+    double As[9], l[3], V[9];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            As[3 * i + k] = A[3 * i + k] * S[i] * S[k];
+    pf_ode_jacobi3(As, l, V);
+    const double lmax = fmax(fmax(l[0], l[1]), l[2]);
+    return !(lmax > 0.0) || !(fmin(fmin(l[0], l[1]), l[2]) > PF_ODE_NULL_EIGEN * lmax);
+}
+
 /* The implicit slip prediction: slip_rows' fixed point (P37)
  *     xi = xi_p + dt A W(xi),    xi_p = xi0 + dt a_free,
  * solved exactly. a_free counts the other contacts' forces of the last step as loads; where one
@@ -1047,7 +1063,7 @@ static int implicit_prediction(pfOdeContext *ctx, pfOdePair *p, int dyn1, int dy
     pf_ode_patch_delassus(ctx, p, dyn1, dyn2, A);
     for (int k = 0; k < 9; ++k)
         A[k] *= dt;
-    if (!spd_solve3(A, xv, ls)) return 0;
+    if (forbids_motion(A, p->step.rho_g) || !spd_solve3(A, xv, ls)) return 0;
     const pfWrench free_w = {-ls[0], -ls[1], -ls[2]};
     pfTwist *g = &p->persist.slip_guess;
     const int warm = !p->fresh && p->persist.state == PF_ODE_STATE_SLIP &&
