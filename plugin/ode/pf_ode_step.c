@@ -1022,6 +1022,21 @@ static int spd_solve3(const double A[9], const double b[3], double x[3])
     return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
 }
 
+/* Whether the bodies' frictionless loads hold other constraints' forces of the last step (LOAD
+ * joints: other pairs' contacts, joints to other dynamic bodies; pf_ode_model.c), the loads that
+ * can balance this patch's friction. Without them the loads are the user's and gravity, which
+ * last through the step, and the frictionless prediction is P37's. 0 on a pair's first step
+ * (nothing measured yet). */
+static int lagged_constraint_forces(const pfOdePair *p, int dyn1, int dyn2)
+{
+    if (!p->persist.has_other) return 0;
+    const double *v[4] = {p->persist.other_f1, p->persist.other_t1, p->persist.other_f2,
+                          p->persist.other_t2};
+    for (int i = dyn1 ? 0 : 2; i < (dyn2 ? 4 : 2); ++i)
+        if (v[i][0] != 0.0 || v[i][1] != 0.0 || v[i][2] != 0.0) return 1;
+    return 0;
+}
+
 /* Whether the other constraints forbid a patch motion: an eigenvalue of the Delassus block, in
  * coordinates (vx, vy, rho w), below PF_ODE_NULL_EIGEN of the largest (as in the stick test's
  * pf_ode_regularise_block). The fixed point of implicit_prediction is then not defined on all
@@ -1049,8 +1064,9 @@ static int forbids_motion(const double *A, double rho)
  * twist predicts itself; for a free translating patch it is xi_p's direction, as before. It is
  * the maximum-dissipation projection of the in-solver coupling with lambda* = -(dt A)^-1 xi_p
  * (pf_patch_project: xi = A' (W(xi) - lambda*), A' = dt A), warm-started at the last step's
- * answer. It needs the other constraints' forces: on a pair's first step (none measured yet)
- * the caller keeps xi_p, because the fixed point would then count this patch's friction and
+ * answer. The caller solves it only where the loads hold other constraints' forces
+ * (lagged_constraint_forces): without them xi_p is P37's answer and costs one evaluation, and on
+ * a pair's first step (none measured yet) the fixed point would count this patch's friction and
  * not the others' that act with it (two tracks under one body: each alone would spin it). A patch
  * the projection stops (lambda* in the limit set: the step's friction could hold it) keeps xi_p
  * (its rows stop it), as does a projection that fails or does not converge. In: *xi = xi_p; out, if
@@ -1129,7 +1145,7 @@ static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     /* kinetic wrench of the patch for the twist (or the incipient twist) */
     pfWrench W = {0, 0, 0};
     const pfTwist roll = p->step.roll;
-    if (!(predicted && p->persist.has_other &&
+    if (!(predicted && lagged_constraint_forces(p, dyn1, dyn2) &&
           implicit_prediction(ctx, p, dyn1, dyn2, dt, mu_k, N, roll, &xi, &W)) &&
         !slip_wrench(p, mu_k, N, xi, roll, &W)) {
         ctx->counters.dropped_nonfinite++;
