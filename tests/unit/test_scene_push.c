@@ -12,8 +12,8 @@
  *    +0.02 / +0.02 % (the slip rows' implicit prediction, docs/physics.md §11; +58.8, +8.0,
  *    +36.9 (QuickStep) and +6.8 / +8.7 % with the frictionless prediction);
  *  - tcase push_finger_dantzig: the eighth cell, the block at 20 mm with mu_f = 0.5 under
- *    dWorldStep, to the same 1 %. Not reached on Debian's ODE: run by ctest as
- *    test_scene_push_patch_dantzig, expected to fail there. Measured +10.6 %, the finger sliding
+ *    dWorldStep, to the same 1 %. Not reached (on both builds): run by ctest as
+ *    test_scene_push_patch_dantzig, expected to fail. Measured +10.6 %, the finger sliding
  *    at 5 % of the push speed where the reference sticks: ODE's Dantzig solver bounds the
  *    finger's friction rows (its point contact) by a normal force before any friction row is
  *    driven, as it did for the in-solver coupling before patches/0003 (the same +3.8, +12 and
