@@ -59,6 +59,7 @@ typedef struct pfOdePairPersist {
     int has_hold;         ///< hold_f / hold_m were measured: the patch was held by its stick rows
     double hold_f[3];     ///< the stick rows' force on body 1 in the last step (world) [N]
     double hold_m[3];     ///< and their moment about the patch centre (world) [N m]
+    pfTwist slip_guess;   ///< the last slip step's implicit prediction (slip_rows), a warm start
     int has_group;        ///< the patch was a member of a held group in the last step
     double group_side;    ///< +1: the group's body is body 1, -1: body 2
     double group_frac;    ///< this patch's share of the group's load, mu_s N / sum mu_s N

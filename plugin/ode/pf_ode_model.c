@@ -417,9 +417,6 @@ void pf_ode_jacobi3(const double *Ain, double *l, double *V)
         l[i] = a[i][i];
 }
 
-/* Eigen-directions of the scaled Delassus block below this fraction of the largest are motions
- * the other constraints forbid (a hinge leaves one). */
-#define PF_ODE_NULL_EIGEN 1e-9
 /* A projected frictionless acceleration below this fraction of the unconstrained one is the
  * rounding of a load the other constraints carry entirely: zero. */
 #define PF_ODE_NULL_ACCEL 1e-9

@@ -21,6 +21,9 @@ typedef enum pfOdeJointClass {
 
 /// At most 6 independent rows in 6 velocity coordinates.
 #define PF_ODE_MODEL_ROWS 6
+/* Eigen-directions of the scaled Delassus block below this fraction of the largest are motions
+ * the other constraints forbid (a hinge leaves one). */
+#define PF_ODE_NULL_EIGEN 1e-9
 
 /// Mobility of one body given the constraints added to it. Velocities and wrenches are 6-vectors
 /// (linear part, then angular; world frame, about the mass centre).

@@ -991,6 +991,110 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     p->step.info.bounds.mz = rs->bspin;
 }
 
+/* The kinetic wrench W(xi) of the patch (0 at a zero twist or where the model fails); 0 if it
+ * is not finite. */
+static int slip_wrench(const pfOdePair *p, double mu_k, double N, pfTwist xi, pfTwist roll,
+                       pfWrench *W)
+{
+    W->fx = W->fy = W->mz = 0.0;
+    if (xi.vx == 0.0 && xi.vy == 0.0 && xi.w == 0.0) return 1;
+    if (pf_patch_friction(&p->step.def, mu_k, N, xi, roll, W, NULL) != PF_OK) {
+        W->fx = W->fy = W->mz = 0.0;
+        return 1;
+    }
+    return isfinite(W->fx) && isfinite(W->fy) && isfinite(W->mz);
+}
+
+/* x = A^-1 b for a symmetric positive definite 3x3 A (Cholesky); 0 if A is not. */
+static int spd_solve3(const double A[9], const double b[3], double x[3])
+{
+    double l00 = A[0] > 0.0 ? sqrt(A[0]) : 0.0;
+    if (!(l00 > 0.0)) return 0;
+    double l10 = A[3] / l00, l20 = A[6] / l00, d1 = A[4] - l10 * l10;
+    if (!(d1 > 0.0)) return 0;
+    double l11 = sqrt(d1), l21 = (A[7] - l20 * l10) / l11, d2 = A[8] - l20 * l20 - l21 * l21;
+    if (!(d2 > 0.0)) return 0;
+    double l22 = sqrt(d2);
+    double y0 = b[0] / l00, y1 = (b[1] - l10 * y0) / l11, y2 = (b[2] - l20 * y0 - l21 * y1) / l22;
+    x[2] = y2 / l22;
+    x[1] = (y1 - l21 * x[2]) / l11;
+    x[0] = (y0 - l10 * x[1] - l20 * x[2]) / l00;
+    return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+}
+
+/* Whether the bodies' frictionless loads hold other constraints' forces of the last step (LOAD
+ * joints: other pairs' contacts, joints to other dynamic bodies; pf_ode_model.c), the loads that
+ * can balance this patch's friction. Without them the loads are the user's and gravity, which
+ * last through the step, and the frictionless prediction is P37's. 0 on a pair's first step
+ * (nothing measured yet). */
+static int lagged_constraint_forces(const pfOdePair *p, int dyn1, int dyn2)
+{
+    if (!p->persist.has_other) return 0;
+    const double *v[4] = {p->persist.other_f1, p->persist.other_t1, p->persist.other_f2,
+                          p->persist.other_t2};
+    for (int i = dyn1 ? 0 : 2; i < (dyn2 ? 4 : 2); ++i)
+        if (v[i][0] != 0.0 || v[i][1] != 0.0 || v[i][2] != 0.0) return 1;
+    return 0;
+}
+
+/* Whether the other constraints forbid a patch motion: an eigenvalue of the Delassus block, in
+ * coordinates (vx, vy, rho w), below PF_ODE_NULL_EIGEN of the largest (as in the stick test's
+ * pf_ode_regularise_block). The fixed point of implicit_prediction is then not defined on all
+ * twists. */
+static int forbids_motion(const double *A, double rho)
+{
+    const double S[3] = {1.0, 1.0, rho > 0.0 ? rho : 1.0};
+    double As[9], l[3], V[9];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k)
+            As[3 * i + k] = A[3 * i + k] * S[i] * S[k];
+    pf_ode_jacobi3(As, l, V);
+    const double lmax = fmax(fmax(l[0], l[1]), l[2]);
+    return !(lmax > 0.0) || !(fmin(fmin(l[0], l[1]), l[2]) > PF_ODE_NULL_EIGEN * lmax);
+}
+
+/* The implicit slip prediction: slip_rows' fixed point (P37)
+ *     xi = xi_p + dt A W(xi),    xi_p = xi0 + dt a_free,
+ * solved exactly. a_free counts the other contacts' forces of the last step as loads; where one
+ * of them balances this patch's friction (a finger pushing a block at constant speed, P59) the
+ * frictionless prediction xi_p adds dt A (-W) ~ mu g dt to a twist that does not change, and
+ * at a push speed comparable to mu g dt, W(xi_p) is the wrench of another twist: the block
+ * settled where that wrong wrench balanced (the turning rate 59 % high at 5 mm/s and 1 ms). The
+ * fixed point counts the patch's own friction of this step against those forces, so a balanced
+ * twist predicts itself; for a free translating patch it is xi_p's direction, as before. It is
+ * the maximum-dissipation projection of the in-solver coupling with lambda* = -(dt A)^-1 xi_p
+ * (pf_patch_project: xi = A' (W(xi) - lambda*), A' = dt A), warm-started at the last step's
+ * answer. The caller solves it only where the loads hold other constraints' forces
+ * (lagged_constraint_forces): without them xi_p is P37's answer and costs one evaluation, and on
+ * a pair's first step (none measured yet) the fixed point would count this patch's friction and
+ * not the others' that act with it (two tracks under one body: each alone would spin it). A patch
+ * the projection stops (lambda* in the limit set: the step's friction could hold it) keeps xi_p
+ * (its rows stop it), as does a projection that fails or does not converge. In: *xi = xi_p; out, if
+ * it returns 1: the prediction and its wrench in (*xi, *W) (0: unchanged, the caller takes W at
+ * xi_p). */
+static int implicit_prediction(pfOdeContext *ctx, pfOdePair *p, int dyn1, int dyn2, double dt,
+                               double mu_k, double N, pfTwist roll, pfTwist *xi, pfWrench *W)
+{
+    double A[9], xv[3] = {xi->vx, xi->vy, xi->w}, ls[3];
+    pf_ode_patch_delassus(ctx, p, dyn1, dyn2, A);
+    for (int k = 0; k < 9; ++k)
+        A[k] *= dt;
+    if (forbids_motion(A, p->step.rho_g) || !spd_solve3(A, xv, ls)) return 0;
+    const pfWrench free_w = {-ls[0], -ls[1], -ls[2]};
+    pfTwist *g = &p->persist.slip_guess;
+    const int warm = !p->fresh && p->persist.state == PF_ODE_STATE_SLIP &&
+                     (g->vx != 0.0 || g->vy != 0.0 || g->w != 0.0);
+    pfProjectResult pr;
+    if (pf_patch_project(&(pfProjectInput){&p->step.def, mu_k, N, A, free_w, roll, warm ? g : NULL},
+                         &pr, NULL) != PF_OK)
+        return 0;
+    *g = pr.sticks ? (pfTwist){0.0, 0.0, 0.0} : pr.velocity;
+    if (pr.sticks || !pr.converged) return 0;
+    *xi = pr.velocity;
+    *W = pr.wrench;
+    return 1;
+}
+
 /* Slip rows: with the in-solver coupling only the rolling rows (the friction block is the
  * solver's); otherwise one row along the kinetic wrench at the predicted twist (P37) bounded by
  * |F|, a spin row bounded by |Mz|, the rolling rows, and the driving components set aside to be
@@ -1016,31 +1120,34 @@ static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
         return;
     }
     /* Slip direction, implicit (backward Euler): the wrench is taken at the predicted
-     * frictionless twist xi0 + dt a_free, not at xi0. For a translating patch with isotropic
-     * friction backward-Euler Coulomb gives v1 = v0 + dt a_free - dt (mu N / m) v1/|v1|, so
-     * v1 is parallel to v0 + dt a_free exactly: with t1 along that direction, the full bound
-     * on t1 and none on t2, the step lands on the implicit solution (or at rest if the bound
-     * suffices, never past it). For a coupled twist it is a first-order predictor of the
-     * end-of-step twist; at speeds >> dt |a_free| it is xi0 (the explicit choice), while at
-     * low speed, where the explicit direction swings by tens of degrees per step, it stops
-     * the load from going unresisted for a step. A breakaway keeps the stick test's
-     * incipient twist (rotation about CA, or the limit-set minimiser). */
+     * end-of-step twist, not at xi0. Backward-Euler Coulomb with the other constraints' forces
+     * lagged (loads of the mobility model) is the fixed point
+     *     xi = xi0 + dt a_free + dt A W(xi)                                              (P37)
+     * (A the patch's Delassus block, W degree-0 homogeneous). For a translating patch with
+     * isotropic friction W(xi) = -mu N xi/|xi|, so xi is parallel to xi0 + dt a_free exactly:
+     * with t1 along that direction, the full bound on t1 and none on t2, the step lands on the
+     * implicit solution (or at rest if the bound suffices, never past it). At speeds >> dt
+     * |a_free| it is xi0 (the explicit choice), while at low speed, where the explicit
+     * direction swings by tens of degrees per step, it stops the load from going unresisted
+     * for a step. A breakaway keeps the stick test's incipient twist (rotation about CA, or
+     * the limit-set minimiser). The second start for the fixed point is lagged_prediction's. */
     pfTwist xi = dec->xi;
+    int predicted = 0;
     if (!dec->xi_from_test && (dyn1 || dyn2)) {
         double af[3];
         pf_ode_patch_free_accel(ctx, p, dyn1, dyn2, in->f1, in->t1v, in->f2, in->t2v, af);
         pfTwist pred = {tw.vx + dt * af[0], tw.vy + dt * af[1], tw.w + dt * af[2]};
-        if (isfinite(pred.vx) && isfinite(pred.vy) && isfinite(pred.w)) xi = pred;
+        if (isfinite(pred.vx) && isfinite(pred.vy) && isfinite(pred.w)) {
+            xi = pred;
+            predicted = 1;
+        }
     }
     /* kinetic wrench of the patch for the twist (or the incipient twist) */
     pfWrench W = {0, 0, 0};
     const pfTwist roll = p->step.roll;
-    if (xi.vx == 0.0 && xi.vy == 0.0 && xi.w == 0.0) {
-        W.fx = W.fy = W.mz = 0.0;
-    } else if (pf_patch_friction(&p->step.def, mu_k, N, xi, roll, &W, NULL) != PF_OK) {
-        W.fx = W.fy = W.mz = 0.0;
-    }
-    if (!isfinite(W.fx) || !isfinite(W.fy) || !isfinite(W.mz)) {
+    if (!(predicted && lagged_constraint_forces(p, dyn1, dyn2) &&
+          implicit_prediction(ctx, p, dyn1, dyn2, dt, mu_k, N, roll, &xi, &W)) &&
+        !slip_wrench(p, mu_k, N, xi, roll, &W)) {
         ctx->counters.dropped_nonfinite++;
         W.fx = W.fy = W.mz = 0.0;
     }

@@ -6,9 +6,9 @@
  *  - tracked: the vehicle reaches the tracks' speed at speed / (mu g) and drives along its
  *    heading with no creep and no turning over 2 s (measured: 8e-11 m, 5e-10 rad QuickStep;
  *    4e-14 m, 2e-16 rad dWorldStep); its start-up, while the tracks slip, turns it a little
- *    (measured 1.4e-3 rad QuickStep, 7.6e-5 rad dWorldStep, the same at heading 0, where stock
- *    friction turns it by 1e-20 rad; the cause, some asymmetry between the two patches' slip
- *    phases, is not investigated): below 5e-3 rad;
+ *    (measured 1.4e-3 rad QuickStep, 1.8e-4 rad dWorldStep, 7.6e-5 there before the slip rows'
+ *    implicit prediction, docs/physics.md P37a; stock friction turns it by 1e-20 rad; the cause,
+ *    some asymmetry between the two patches' slip phases, is not investigated): below 5e-3 rad;
  *  - stock friction (ODE's dContactMotion1/2) carries the cube at the belt's speed too;
  *  - coupling=solver is refused, never ignored (on Debian's ODE: no patch series). */
 #include "pf_scene.h"
