@@ -118,14 +118,38 @@ START_TEST(test_world_offset_tower_rests)
 {
     const char *couplings[] = {"adapter", "solver"};
     const int nc = dCheckConfiguration("ODE_EXT_patch_friction") ? 2 : 1;
+    const int zero_step = dCheckConfiguration("ODE_EXT_lcp_zero_step");
     const double dts[] = {1e-3, 5e-3};
     for (int c = 0; c < nc; ++c)
         for (int i = 0; i < 2; ++i) {
             Run p = run_coupled("tower-offset", PF_ODE_MODE_EXACT, "world", dts[i], T_PUSH, NULL,
                                 couplings[c]);
+            if (!zero_step && c == 0 && i == 1) {
+                /* Debian's Dantzig gives up on a zero step while this tower settles
+                 * (test_world_offset_tower_dantzig): better than stock friction here, the
+                 * target is asserted there */
+                Run st = run("tower-offset", PF_ODE_MODE_STOCK, "world", dts[i], T_PUSH, NULL);
+                ck_assert_double_le(p.creep, st.creep);
+                ck_assert_double_le(p.creep_rot, st.creep_rot);
+                ck_assert_double_le(p.messages, st.messages);
+                continue;
+            }
             ck_assert_double_le(p.creep, CREEP_M);
             ck_assert_double_le(p.creep_rot, CREEP_RAD);
         }
+}
+END_TEST
+
+/* The offset tower at 5 ms with the adapter coupling to the creep targets, on any ODE. Debian's
+ * Dantzig solver gives up ("LCP internal error, s <= 0") at the third step, while the tower
+ * settles, and the tower then creeps 1.3e-4 m (stock friction: 7.1e-3 m, 4 messages); with the
+ * zero steps of patches/0004 it rests to 6.8e-7 m. Expected to fail on Debian's ODE (ctest
+ * test_scene_stack_offset_dantzig). */
+START_TEST(test_world_offset_tower_dantzig)
+{
+    Run p = run_coupled("tower-offset", PF_ODE_MODE_EXACT, "world", 5e-3, T_PUSH, NULL, "adapter");
+    ck_assert_double_le(p.creep, CREEP_M);
+    ck_assert_double_le(p.creep_rot, CREEP_RAD);
 }
 END_TEST
 
@@ -292,6 +316,10 @@ int main(void)
     tcase_add_test(tc, test_pushed_holds);
     tcase_add_test(tc, test_pushed_slides);
     suite_add_tcase(su, tc);
+    TCase *dantzig = tcase_create("offset_dantzig");
+    tcase_set_timeout(dantzig, 600);
+    tcase_add_test(dantzig, test_world_offset_tower_dantzig);
+    suite_add_tcase(su, dantzig);
     /* the piles over 20 s, both dt and couplings: about 4 minutes (ctest test_scene_stack_piles) */
     TCase *piles = tcase_create("piles");
     tcase_set_timeout(piles, 1200);
