@@ -1130,7 +1130,8 @@ static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
      * |a_free| it is xi0 (the explicit choice), while at low speed, where the explicit
      * direction swings by tens of degrees per step, it stops the load from going unresisted
      * for a step. A breakaway keeps the stick test's incipient twist (rotation about CA, or
-     * the limit-set minimiser). The second start for the fixed point is lagged_prediction's. */
+     * the limit-set minimiser). Where the loads hold other constraints' forces the fixed
+     * point is solved exactly (implicit_prediction); otherwise xi0 + dt a_free is its answer. */
     pfTwist xi = dec->xi;
     int predicted = 0;
     if (!dec->xi_from_test && (dyn1 || dyn2)) {
