@@ -378,6 +378,22 @@ void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, cons
 }
 
 /* Symmetric 3x3 eigen-decomposition by cyclic Jacobi: A = V diag(l) V^T (V columns). */
+int pf_ode_spd_solve3(const double A[9], const double b[3], double x[3])
+{
+    double l00 = A[0] > 0.0 ? sqrt(A[0]) : 0.0;
+    if (!(l00 > 0.0)) return 0;
+    double l10 = A[3] / l00, l20 = A[6] / l00, d1 = A[4] - l10 * l10;
+    if (!(d1 > 0.0)) return 0;
+    double l11 = sqrt(d1), l21 = (A[7] - l20 * l10) / l11, d2 = A[8] - l20 * l20 - l21 * l21;
+    if (!(d2 > 0.0)) return 0;
+    double l22 = sqrt(d2);
+    double y0 = b[0] / l00, y1 = (b[1] - l10 * y0) / l11, y2 = (b[2] - l20 * y0 - l21 * y1) / l22;
+    x[2] = y2 / l22;
+    x[1] = (y1 - l21 * x[2]) / l11;
+    x[0] = (y0 - l10 * x[1] - l20 * x[2]) / l00;
+    return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
+}
+
 void pf_ode_jacobi3(const double *Ain, double *l, double *V)
 {
     double a[3][3];

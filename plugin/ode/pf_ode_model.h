@@ -131,6 +131,13 @@ void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, cons
  *  @param V   out: the eigenvectors as columns, row-major, in the order of l */
 void pf_ode_jacobi3(const double *Ain, double *l, double *V);
 
+/** x = A^-1 b for a symmetric positive definite 3x3 A (Cholesky, lower part of A read).
+ *  @param A the matrix, row-major
+ *  @param b the right-hand side
+ *  @param x out: the solution
+ *  @return 1, or 0 if A is not positive definite to rounding or x is not finite */
+int pf_ode_spd_solve3(const double A[9], const double b[3], double x[3]);
+
 /** Make (A, a) acceptable to pf_stick_general when the other constraints leave A singular: in
  *  coordinates (vx, vy, L w), a's components along forbidden directions are dropped and those
  *  directions get the largest eigenvalue (the pseudo-inverse on the allowed subspace).

@@ -32,23 +32,6 @@
 /* Same floor as the adapter's Hertz radius (pf_ode_step.c). */
 #define PF_ODE_SOLVER_MIN_HERTZ_RADIUS 1e-7
 
-/* x = A^-1 b for a symmetric positive definite 3x3 A (Cholesky); 0 if A is not. */
-static int solve3(const double A[9], const double b[3], double x[3])
-{
-    double l00 = A[0] > 0.0 ? sqrt(A[0]) : 0.0;
-    if (!(l00 > 0.0)) return 0;
-    double l10 = A[3] / l00, l20 = A[6] / l00, d1 = A[4] - l10 * l10;
-    if (!(d1 > 0.0)) return 0;
-    double l11 = sqrt(d1), l21 = (A[7] - l20 * l10) / l11, d2 = A[8] - l20 * l20 - l21 * l21;
-    if (!(d2 > 0.0)) return 0;
-    double l22 = sqrt(d2);
-    double y0 = b[0] / l00, y1 = (b[1] - l10 * y0) / l11, y2 = (b[2] - l20 * y0 - l21 * y1) / l22;
-    x[2] = y2 / l22;
-    x[1] = (y1 - l21 * x[2]) / l11;
-    x[0] = (y0 - l10 * x[1] - l20 * x[2]) / l00;
-    return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
-}
-
 /* The adapter's static test of this step (CA or limit set, with its model of the other
  * constraints: world joints projected out, other contacts as the last step's loads) at the
  * solver's normal force: its demand comes from the loads and does not depend on N, the capacity
@@ -87,7 +70,7 @@ static int holding_wrench_holds(const pfOdePair *p, const pfPatchDef *def, doubl
             A0[4 * k] -= p->step.solver_cfm[k] / p->step.dt;
             cl[k] = p->step.solver_cfm[k] / p->step.dt * lam[k];
         }
-        if (solve3(A0, cl, corr)) {
+        if (pf_ode_spd_solve3(A0, cl, corr)) {
             fw.fx += corr[0];
             fw.fy += corr[1];
             fw.mz += corr[2];
@@ -295,7 +278,7 @@ static int lin_project(pfOdePair *p, double N, const double A[9], pfWrench fw, i
         /* per step: A^-1 xi_0, (h/2) A D, u0 - D x0 */
         const double ax0[3] = {st->info.twist.vx, st->info.twist.vy, st->info.twist.w};
         st->lin_have_a = 0;
-        if (!solve3(A, ax0, st->lin_s0)) return 0;
+        if (!pf_ode_spd_solve3(A, ax0, st->lin_s0)) return 0;
         lin_constants(p, A);
         memcpy(st->lin_A, A, sizeof st->lin_A);
         st->lin_have_a = 1;
@@ -402,7 +385,7 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
     double Ahalf[9], ax0[3] = {x0.vx, x0.vy, x0.w}, s0[3];
     for (int i = 0; i < 9; ++i)
         Ahalf[i] = 0.5 * h * A[i];
-    if (h > 0.0 && !p->step.solver_at_rest && solve3(A, ax0, s0)) {
+    if (h > 0.0 && !p->step.solver_at_rest && pf_ode_spd_solve3(A, ax0, s0)) {
         pfWrench fm = {fw.fx - s0[0] / h, fw.fy - s0[1] / h, fw.mz - s0[2] / h};
         const pfTwist *guess =
             (p->persist.solver_guess.vx != 0.0 || p->persist.solver_guess.vy != 0.0 ||

@@ -1005,23 +1005,6 @@ static int slip_wrench(const pfOdePair *p, double mu_k, double N, pfTwist xi, pf
     return isfinite(W->fx) && isfinite(W->fy) && isfinite(W->mz);
 }
 
-/* x = A^-1 b for a symmetric positive definite 3x3 A (Cholesky); 0 if A is not. */
-static int spd_solve3(const double A[9], const double b[3], double x[3])
-{
-    double l00 = A[0] > 0.0 ? sqrt(A[0]) : 0.0;
-    if (!(l00 > 0.0)) return 0;
-    double l10 = A[3] / l00, l20 = A[6] / l00, d1 = A[4] - l10 * l10;
-    if (!(d1 > 0.0)) return 0;
-    double l11 = sqrt(d1), l21 = (A[7] - l20 * l10) / l11, d2 = A[8] - l20 * l20 - l21 * l21;
-    if (!(d2 > 0.0)) return 0;
-    double l22 = sqrt(d2);
-    double y0 = b[0] / l00, y1 = (b[1] - l10 * y0) / l11, y2 = (b[2] - l20 * y0 - l21 * y1) / l22;
-    x[2] = y2 / l22;
-    x[1] = (y1 - l21 * x[2]) / l11;
-    x[0] = (y0 - l10 * x[1] - l20 * x[2]) / l00;
-    return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
-}
-
 /* Whether the bodies' frictionless loads hold other constraints' forces of the last step (LOAD
  * joints: other pairs' contacts, joints to other dynamic bodies; pf_ode_model.c), the loads that
  * can balance this patch's friction. Without them the loads are the user's and gravity, which
@@ -1079,7 +1062,7 @@ static int implicit_prediction(pfOdeContext *ctx, pfOdePair *p, int dyn1, int dy
     pf_ode_patch_delassus(ctx, p, dyn1, dyn2, A);
     for (int k = 0; k < 9; ++k)
         A[k] *= dt;
-    if (forbids_motion(A, p->step.rho_g) || !spd_solve3(A, xv, ls)) return 0;
+    if (forbids_motion(A, p->step.rho_g) || !pf_ode_spd_solve3(A, xv, ls)) return 0;
     const pfWrench free_w = {-ls[0], -ls[1], -ls[2]};
     pfTwist *g = &p->persist.slip_guess;
     const int warm = !p->fresh && p->persist.state == PF_ODE_STATE_SLIP &&
