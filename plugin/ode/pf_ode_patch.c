@@ -1532,8 +1532,9 @@ static void turn_pair(dGeomID *g1, dGeomID *g2, dBodyID *b1, dBodyID *b2)
     *b2 = tb;
 }
 
-/* The records of the pair {g1, g2} take the order (g1, g2) and start afresh (nothing of their
- * past is in this order's frame). */
+/* The records of the pair {g1, g2} take the order (g1, g2). Their bodies are then not those of
+ * their past (step.b1, step.b2), so the collide below starts them afresh, as for a geom moved
+ * to another body. */
 static void turn_records(pfOdeContext *ctx, dGeomID g1, dGeomID g2)
 {
     for (int slot = 0; slot < ctx->slots_used; ++slot) {
@@ -1542,8 +1543,6 @@ static void turn_records(pfOdeContext *ctx, dGeomID g1, dGeomID g2)
         pfOdePair *p = pf_ode_pair_at(ctx, idx);
         p->g1 = g1;
         p->g2 = g2;
-        memset(&p->persist, 0, sizeof p->persist);
-        p->fresh = 1;
     }
 }
 
