@@ -174,7 +174,7 @@ typedef struct pfOdePairStep {
                        ///< last QuickStep iterations)
     int lin_have_a;    ///< lin_A, lin_s0, lin_AD, lin_v hold this step's constants
     double lin_A[9];   ///< the block they were formed from (QuickStep's A, per step)
-    double lin_s0[3];  ///< A^-1 xi_0, xi_0 the twist at the step's start
+    double lin_s0[3];  ///< A^-1 xi_0 / h, xi_0 the twist at the step's start
     double lin_AD[9];  ///< (h/2) A D, D = persist.lin_D
     double lin_v[3];   ///< W1(x0) - D x0
 } pfOdePairStep;

@@ -21,6 +21,7 @@
  * step's N, rows along a predicted slip direction, explicit driving components of the friction
  * block) is not used; its drift targets while stuck and its rolling-resistance rows are.
  */
+#include "pf_core_internal.h" /* pf_patch_eval: the unchecked wrench of a validated patch */
 #include "pf_ode_internal.h"
 #include "pf_ode_model.h"
 
@@ -151,6 +152,20 @@ static int solve3_general(const double K[9], const double b[3], double x[3])
     return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
 }
 
+/* The unit wrench W1(xi) (mu N = 1) of def, which pf_patch_friction accepted in lin_refresh, at a
+ * finite twist: the core's unchecked evaluation, since the checked one re-validates def on every
+ * call (a third of an evaluation's cost, at ~7 evaluations per patch-step). 0 if the result is
+ * not finite, as the checked call would report. */
+static int unit_wrench(const pfPatchDef *def, const double xi[3], double u[3])
+{
+    const pfTwist none = {0.0, 0.0, 0.0};
+    const pfWrench w = pf_patch_eval(def, 1.0, 1.0, (pfTwist){xi[0], xi[1], xi[2]}, none);
+    u[0] = w.fx;
+    u[1] = w.fy;
+    u[2] = w.mz;
+    return isfinite(w.fx) && isfinite(w.fy) && isfinite(w.mz);
+}
+
 /* The linearisation point: the twist xi of an exact sliding projection of def. */
 static void lin_refresh(pfOdePair *p, const pfPatchDef *def, pfTwist xi)
 {
@@ -167,17 +182,14 @@ static void lin_refresh(pfOdePair *p, const pfPatchDef *def, pfTwist xi)
         pf_patch_friction(def, 1.0, 1.0, xi, none, &w0, NULL) != PF_OK)
         return;
     const double u0[3] = {w0.fx, w0.fy, w0.mz};
-    for (int k = 0; k < 3; ++k) {
-        double xk[3] = {x0[0], x0[1], x0[2]};
+    for (int k = 0; k < 3; ++k) { /* def passed the checked call above */
+        double xk[3] = {x0[0], x0[1], x0[2]}, uk[3];
         xk[k] += k == 2 ? hs / r : hs;
         const double step = xk[k] - x0[k];
-        pfWrench wk;
-        if (!(step != 0.0) || pf_patch_friction(def, 1.0, 1.0, (pfTwist){xk[0], xk[1], xk[2]}, none,
-                                                &wk, NULL) != PF_OK)
-            return;
-        ps->lin_D[k] = (wk.fx - u0[0]) / step;
-        ps->lin_D[3 + k] = (wk.fy - u0[1]) / step;
-        ps->lin_D[6 + k] = (wk.mz - u0[2]) / step;
+        if (!(step != 0.0) || !isfinite(xk[k]) || !unit_wrench(def, xk, uk)) return;
+        ps->lin_D[k] = (uk[0] - u0[0]) / step;
+        ps->lin_D[3 + k] = (uk[1] - u0[1]) / step;
+        ps->lin_D[6 + k] = (uk[2] - u0[2]) / step;
     }
     memcpy(ps->lin_x0, x0, sizeof ps->lin_x0);
     memcpy(ps->lin_xd, x0, sizeof ps->lin_xd);
@@ -196,18 +208,22 @@ static void lin_offset(const double D[9], const double x[3], const double u[3], 
 }
 
 /* xi solving (I - m (h/2) A D) xi = (h/2) A (m v - fm); 1 if it did not turn more than
- * PF_ODE_SOLVER_LIN_ANGLE from xd and ends the step sliding on, as on the exact path */
+ * PF_ODE_SOLVER_LIN_ANGLE from xd and ends the step sliding on, as on the exact path. Written
+ * out element by element: QuickStep calls it ~27 times per patch-step, and -O2 keeps the loops
+ * over 3x3 blocks (with their branches) as loops. */
 static int lin_solve(const pfOdePair *p, const double A[9], double m, const double fm[3],
                      const double v[3], double xi[3])
 {
     const pfOdePairStep *st = &p->step;
-    const double hh = 0.5 * st->dt, c[3] = {m * v[0] - fm[0], m * v[1] - fm[1], m * v[2] - fm[2]};
-    double K[9], b[3];
-    for (int i = 0; i < 3; ++i) {
-        b[i] = hh * (A[3 * i] * c[0] + A[3 * i + 1] * c[1] + A[3 * i + 2] * c[2]);
-        for (int j = 0; j < 3; ++j)
-            K[3 * i + j] = (i == j ? 1.0 : 0.0) - m * st->lin_AD[3 * i + j];
-    }
+    const double hh = 0.5 * st->dt, c0 = m * v[0] - fm[0], c1 = m * v[1] - fm[1],
+                 c2 = m * v[2] - fm[2];
+    const double b[3] = {hh * (A[0] * c0 + A[1] * c1 + A[2] * c2),
+                         hh * (A[3] * c0 + A[4] * c1 + A[5] * c2),
+                         hh * (A[6] * c0 + A[7] * c1 + A[8] * c2)};
+    const double *AD = st->lin_AD;
+    const double K[9] = {1.0 - m * AD[0], 0.0 - m * AD[1], 0.0 - m * AD[2],
+                         0.0 - m * AD[3], 1.0 - m * AD[4], 0.0 - m * AD[5],
+                         0.0 - m * AD[6], 0.0 - m * AD[7], 1.0 - m * AD[8]};
     if (!solve3_general(K, b, xi)) return 0;
     const double r2 = st->rho_g * st->rho_g, *xd = p->persist.lin_xd;
     const double dx = xi[0] * xd[0] + xi[1] * xd[1] + r2 * xi[2] * xd[2];
@@ -275,17 +291,18 @@ static int lin_project(pfOdePair *p, double N, const double A[9], pfWrench fw, i
     pfOdePairPersist *ps = &p->persist;
     const double h = st->dt;
     if (!st->lin_have_a || memcmp(A, st->lin_A, sizeof st->lin_A) != 0) {
-        /* per step: A^-1 xi_0, (h/2) A D, u0 - D x0 */
+        /* per step: (h A)^-1 xi_0, (h/2) A D, u0 - D x0 */
         const double ax0[3] = {st->info.twist.vx, st->info.twist.vy, st->info.twist.w};
         st->lin_have_a = 0;
         if (!pf_ode_spd_solve3(A, ax0, st->lin_s0)) return 0;
+        for (int k = 0; k < 3; ++k)
+            st->lin_s0[k] /= h;
         lin_constants(p, A);
         memcpy(st->lin_A, A, sizeof st->lin_A);
         st->lin_have_a = 1;
     }
     const double m = ps->mat.mu_k * N;
-    const double fm[3] = {fw.fx - st->lin_s0[0] / h, fw.fy - st->lin_s0[1] / h,
-                          fw.mz - st->lin_s0[2] / h};
+    const double fm[3] = {fw.fx - st->lin_s0[0], fw.fy - st->lin_s0[1], fw.mz - st->lin_s0[2]};
     double xi[3], x0[3], u0[3];
     if (!lin_solve(p, A, m, fm, st->lin_v, xi)) return 0;
     memcpy(x0, ps->lin_x0, sizeof x0);
@@ -299,12 +316,8 @@ static int lin_project(pfOdePair *p, double N, const double A[9], pfWrench fw, i
         chord = !(dx * dx >= PF_ODE_SOLVER_LIN_TURN_COS2 * nx * n0);
     }
     if (chord) { /* the exact wrench at xi becomes the point, and the system is solved again */
-        const pfTwist none = {0.0, 0.0, 0.0};
-        pfWrench w;
-        if (pf_patch_friction(&ps->lin_def, 1.0, 1.0, (pfTwist){xi[0], xi[1], xi[2]}, none, &w,
-                              NULL) != PF_OK)
-            return 0;
-        const double u1[3] = {w.fx, w.fy, w.mz};
+        double u1[3];
+        if (!unit_wrench(&ps->lin_def, xi, u1)) return 0; /* xi finite: lin_solve */
         lin_move(p, A, xi, u1);
         double xi2[3];
         if (!lin_solve(p, A, m, fm, st->lin_v, xi2)) return 0;
@@ -449,9 +462,12 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dJointSetPatchFrictionCFM(j, cfm);
     for (int k = 0; k < 3; ++k)
         p->step.solver_cfm[k] = cfm[k] > 0.0 ? cfm[k] : 0.0;
-    /* the block given the world joints, for the stick test of lambda* (project) */
-    pf_ode_patch_delassus(ctx, p, p->step.b1 && !dBodyIsKinematic(p->step.b1),
-                          p->step.b2 && !dBodyIsKinematic(p->step.b2), p->step.model_A);
+    /* the block given the world joints, for the stick test of lambda* (project), which only a
+     * patch at rest when the step began asks for: a sliding one skips it (its bodies' models are
+     * the same whenever they are read within pf_ode_before_step, pf_ode_body_model) */
+    if (p->step.solver_at_rest)
+        pf_ode_patch_delassus(ctx, p, p->step.b1 && !dBodyIsKinematic(p->step.b1),
+                              p->step.b2 && !dBodyIsKinematic(p->step.b2), p->step.model_A);
     dJointSetPatchProjection(j, project, p);
     dJointAttach(j, p->step.b1, p->step.b2);
     memset(&p->step.fb_patch, 0, sizeof p->step.fb_patch);
