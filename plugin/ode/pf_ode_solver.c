@@ -26,6 +26,7 @@
 #include "pf_ode_model.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #ifdef dPATCH_FRICTION
@@ -200,17 +201,41 @@ static void lin_refresh(pfOdePair *p, const pfPatchDef *def, pfTwist xi)
     p->step.lin_have_a = 0;
 }
 
+/* y = M x for a row-major 3x3 M. The linearised projection's 3x3 products are written out:
+ * QuickStep calls it 20 times per patch-step, and -O2 keeps short loops over 3x3 blocks as
+ * loops. */
+static void mat3_vec(const double M[9], const double x[3], double y[3])
+{
+    y[0] = M[0] * x[0] + M[1] * x[1] + M[2] * x[2];
+    y[1] = M[3] * x[0] + M[4] * x[1] + M[5] * x[2];
+    y[2] = M[6] * x[0] + M[7] * x[1] + M[8] * x[2];
+}
+
+/* 1 if a and b hold the same 9 doubles bit for bit (memcmp's equality, without the call) */
+static int same_bits9(const double a[9], const double b[9])
+{
+    uint64_t diff = 0;
+    for (int k = 0; k < 9; ++k) {
+        uint64_t x, y;
+        memcpy(&x, &a[k], sizeof x);
+        memcpy(&y, &b[k], sizeof y);
+        diff |= x ^ y;
+    }
+    return diff == 0;
+}
+
 /* v = u - D x, the constant of the linear model at the point (x, u) */
 static void lin_offset(const double D[9], const double x[3], const double u[3], double v[3])
 {
-    for (int i = 0; i < 3; ++i)
-        v[i] = u[i] - (D[3 * i] * x[0] + D[3 * i + 1] * x[1] + D[3 * i + 2] * x[2]);
+    double dx[3];
+    mat3_vec(D, x, dx);
+    v[0] = u[0] - dx[0];
+    v[1] = u[1] - dx[1];
+    v[2] = u[2] - dx[2];
 }
 
 /* xi solving (I - m (h/2) A D) xi = (h/2) A (m v - fm); 1 if it did not turn more than
- * PF_ODE_SOLVER_LIN_ANGLE from xd and ends the step sliding on, as on the exact path. Written
- * out element by element: QuickStep calls it ~27 times per patch-step, and -O2 keeps the loops
- * over 3x3 blocks (with their branches) as loops. */
+ * PF_ODE_SOLVER_LIN_ANGLE from xd and ends the step sliding on, as on the exact path. */
 static int lin_solve(const pfOdePair *p, const double A[9], double m, const double fm[3],
                      const double v[3], double xi[3])
 {
@@ -240,12 +265,15 @@ static int lin_solve(const pfOdePair *p, const double A[9], double m, const doub
 static void lin_constants(pfOdePair *p, const double A[9])
 {
     pfOdePairStep *st = &p->step;
-    const double *D = p->persist.lin_D;
-    for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j)
-            st->lin_AD[3 * i + j] =
-                0.5 * st->dt *
-                (A[3 * i] * D[j] + A[3 * i + 1] * D[3 + j] + A[3 * i + 2] * D[6 + j]);
+    const double *D = p->persist.lin_D, hh = 0.5 * st->dt;
+    for (int j = 0; j < 3; ++j) { /* column j of A D */
+        const double dj[3] = {D[j], D[3 + j], D[6 + j]};
+        double adj[3];
+        mat3_vec(A, dj, adj);
+        st->lin_AD[j] = hh * adj[0];
+        st->lin_AD[3 + j] = hh * adj[1];
+        st->lin_AD[6 + j] = hh * adj[2];
+    }
     lin_offset(D, p->persist.lin_x0, p->persist.lin_u0, st->lin_v);
 }
 
@@ -264,18 +292,20 @@ static void lin_move(pfOdePair *p, const double A[9], const double x[3], const d
     double D[9];
     memcpy(D, ps->lin_D, sizeof D);
     if (den > 0.0 && isfinite(den)) {
+        double ddx[3];
+        mat3_vec(D, dx, ddx);
         for (int i = 0; i < 3; ++i) {
-            const double e =
-                u[i] - u0[i] - (D[3 * i] * dx[0] + D[3 * i + 1] * dx[1] + D[3 * i + 2] * dx[2]);
-            for (int j = 0; j < 3; ++j)
-                D[3 * i + j] += e * wx[j] / den;
+            const double e = u[i] - u0[i] - ddx[i];
+            D[3 * i] += e * wx[0] / den;
+            D[3 * i + 1] += e * wx[1] / den;
+            D[3 * i + 2] += e * wx[2] / den;
         }
     }
     const double sc = n1 > 0.0 && n0 > 0.0 ? n0 / n1 : 1.0;
-    int ok = isfinite(sc);
+    int ok = isfinite(sc) != 0;
     for (int i = 0; i < 9; ++i) {
         D[i] *= sc;
-        ok = ok && isfinite(D[i]);
+        ok &= isfinite(D[i]) != 0;
     }
     if (ok) memcpy(ps->lin_D, D, sizeof D);
     memcpy(ps->lin_x0, x, sizeof ps->lin_x0);
@@ -290,7 +320,7 @@ static int lin_project(pfOdePair *p, double N, const double A[9], pfWrench fw, i
     pfOdePairStep *st = &p->step;
     pfOdePairPersist *ps = &p->persist;
     const double h = st->dt;
-    if (!st->lin_have_a || memcmp(A, st->lin_A, sizeof st->lin_A) != 0) {
+    if (!st->lin_have_a || !same_bits9(A, st->lin_A)) {
         /* per step: (h A)^-1 xi_0, (h/2) A D, u0 - D x0 */
         const double ax0[3] = {st->info.twist.vx, st->info.twist.vy, st->info.twist.w};
         st->lin_have_a = 0;
@@ -325,11 +355,10 @@ static int lin_project(pfOdePair *p, double N, const double A[9], pfWrench fw, i
         memcpy(u0, u1, sizeof u0);
         memcpy(xi, xi2, sizeof xi);
     }
-    const double d[3] = {xi[0] - x0[0], xi[1] - x0[1], xi[2] - x0[2]};
-    double f[3];
-    for (int i = 0; i < 3; ++i)
-        f[i] = m * (u0[i] + ps->lin_D[3 * i] * d[0] + ps->lin_D[3 * i + 1] * d[1] +
-                    ps->lin_D[3 * i + 2] * d[2]);
+    const double d[3] = {xi[0] - x0[0], xi[1] - x0[1], xi[2] - x0[2]}, *D = ps->lin_D;
+    const double f[3] = {m * (u0[0] + D[0] * d[0] + D[1] * d[1] + D[2] * d[2]),
+                         m * (u0[1] + D[3] * d[0] + D[4] * d[1] + D[5] * d[2]),
+                         m * (u0[2] + D[6] * d[0] + D[7] * d[1] + D[8] * d[2])};
     if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2])) return 0;
     force[0] = f[0];
     force[1] = f[1];
