@@ -750,6 +750,24 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
     return 1;
 }
 
+/* Whether kinetic friction stops a sliding point patch within the step: the force that brings
+ * its frictionless end-of-step slip xi_p = xi0 + dt a_free to rest, (dt A)^-1 xi_p with A the
+ * translational 2 x 2 block of the patch's Delassus matrix, is within mu_k N (P49b). Backward
+ * Euler's Coulomb law then ends the step at rest, as a sliding patch's stick test decides. */
+static int point_stops(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in)
+{
+    const double dt = in->dt;
+    double af[3], A[9];
+    pf_ode_patch_free_accel(ctx, p, in->dyn1, in->dyn2, in->f1, in->t1v, in->f2, in->t2v, af);
+    pf_ode_patch_delassus(ctx, p, in->dyn1, in->dyn2, A);
+    const double xp = in->tw.vx + dt * af[0], yp = in->tw.vy + dt * af[1];
+    const double a = dt * A[0], b = dt * A[1], c = dt * A[3], d = dt * A[4];
+    const double det = a * d - b * c;
+    if (!(det > 0.0) || !isfinite(det)) return 0;
+    const double fx = -(d * xp - b * yp) / det, fy = -(-c * xp + a * yp) / det;
+    return hypot(fx, fy) <= p->persist.mat.mu_k * in->N;
+}
+
 /* Friction of a degenerate patch (an edge shorter than PF_ODE_LINE_MIN_SPAN of the smaller geom,
  * a single point): the point's Coulomb law, |F| <= mu_s N at rest and F = -mu_k N v / |v|
  * sliding, the limit of the patch laws as the patch shrinks to a point (docs/physics.md P49a; no
@@ -760,14 +778,20 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
  * contact's own slip (pf_ode_normal_contacts; the patch's here); at rest, the friction force's
  * direction of the last step, kept within PF_ODE_POINT_DIR_COS (a load turning slowly is
  * followed, a load applied at once along a diagonal meets the box for one step); without either
- * (a new point patch at rest), dPlaneSpace's axes: then it is a point fallback. */
-static void point_rows(pfOdePair *p, const stepinputs *in, rowset *rs)
+ * (a new point patch at rest), dPlaneSpace's axes: then it is a point fallback. A slip above the
+ * velocity tolerance that this step's kinetic friction stops (point_stops, P49b) is at rest for
+ * this law: QuickStep leaves mm/s at the points of a resting pile, and taken as sliding each such
+ * point had one row along that noise's direction and none across it for the step. */
+static void point_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, rowset *rs)
 {
     const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
     const pfTwist tw = in->tw;
     const double N = in->N;
     p->step.point_dir_ok = p->step.point_slide = 0;
-    if (in->small || !(in->vt > 0.0)) { /* (vt = 0 at rest: no direction to slide along) */
+    /* a slip that kinetic friction stops within the step ends it at rest: the rest rows */
+    const int stops = !in->small && in->vt > 0.0 && point_stops(ctx, p, in);
+    if (stops) p->step.solver_at_rest = 1;
+    if (in->small || !(in->vt > 0.0) || stops) { /* (vt = 0 at rest: no direction to slide along) */
         memcpy(rs->t1, x, sizeof rs->t1);
         if (p->persist.has_point_dir) {
             const double *d = p->persist.point_dir, dn = pf_ode_dot(d, n);
@@ -1181,7 +1205,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
     }
     rs->fric = 1;
     if (in.point) {
-        point_rows(p, &in, rs);
+        point_rows(ctx, p, &in, rs);
         p->step.info.bounds.fx = rs->b1;
         p->step.info.bounds.fy = rs->b2;
         set_state(ctx, p, PF_ODE_STATE_POINT);

@@ -4,7 +4,9 @@
  * slowly along a direction theta, it breaks away at mu_s m g whatever theta (the pyramid along
  * dPlaneSpace's axes holds up to sqrt(2) mu_s m g along a diagonal); pushed at once by
  * F > mu_k m g it slides along the push at (F - mu_k m g) / m. dWorldStep and dWorldQuickStep at
- * dt = 1 ms. Every expected value is a closed form computed here; stock friction's figures are
+ * dt = 1 ms. Slipping slower than kinetic friction stops within a step, with a sideways push below
+ * mu_s m g, it is caught and holds the push (backward Euler's Coulomb law, P49b). Every expected
+ * value is a closed form computed here; stock friction's figures are
  * printed for comparison. */
 #include "pf_ode_test_scene.h"
 #include "pf_test_support.h"
@@ -25,6 +27,10 @@
 #define HEADING_TOL 1e-3   /* sliding direction vs the push [rad] */
 /* broken away: the mass centre moves this fast [m/s] (at rest: 1.7e-10 m/s) */
 #define BREAK_SPEED 1e-6
+/* a slip that kinetic friction stops within the step: the speed after the first step, over the
+ * push's F dt / m unresisted across the slip (measured 0.33), and the steps watched */
+#define FIRST_STEP_FRACTION 0.5
+#define STOP_STEPS 100
 #define FALLBACK_STEPS 10 /* point patch-steps on the pyramid: before a direction is known */
 
 static const double DT = 1e-3;
@@ -170,6 +176,44 @@ START_TEST(slides_along_the_push)
 }
 END_TEST
 
+/* Slipping along x at v0 with a push F along y, where the force that stops the slip within the
+ * step, (m v0 / dt, F), lies within mu_k m g and F within mu_s m g: backward Euler's Coulomb law
+ * ends the step at rest and holds the push from then on (P49b). A point that slips faster than
+ * the velocity tolerance took that slip as sliding, with one row along x and none across, and the
+ * push went unresisted for the step: F dt / m across (1.25 v0). With the stop test each leg, whose
+ * own kinetic friction cannot stop the whole body (mu_k m g / 3 < m v0 / dt), still slides in the
+ * first step, but the body is caught within two steps. */
+START_TEST(stops_within_the_step)
+{
+    const double v0 = 0.5 * MU_K * PF_ODE_TEST_G * DT, F = 0.5 * MU_S * MASS * PF_ODE_TEST_G;
+    const double unresisted = F * DT / MASS;
+    ck_assert_double_le(hypot(MASS * v0 / DT, F), MU_K * MASS * PF_ODE_TEST_G);
+    for (int quick = 0; quick < 2; ++quick) {
+        Tripod t;
+        tripod(&t, 0, quick);
+        while (t.s.time < SETTLE - 0.5 * DT)
+            pf_ode_test_step(&t.s);
+        const dReal *v = dBodyGetLinearVel(t.s.body);
+        dBodySetLinearVel(t.s.body, v0, v[1], v[2]);
+        double first = 0.0, later = 0.0;
+        for (int i = 0; i < STOP_STEPS; ++i) {
+            dBodyAddForce(t.s.body, 0, F, 0);
+            pf_ode_test_step(&t.s);
+            v = dBodyGetLinearVel(t.s.body);
+            if (i == 0) first = hypot(v[0], v[1]);
+            if (i >= 2) later = fmax(later, hypot(v[0], v[1]));
+        }
+        printf("tripod %s slipping at %.3g m/s, pushed across by %.4f N: speed after the first "
+               "step %.3g m/s (%.3f of the unresisted push's F dt / m), fastest from the third "
+               "step on %.2e m/s\n",
+               pf_ode_test_stepper_name(quick), v0, F, first, first / unresisted, later);
+        ck_assert_double_le(first, FIRST_STEP_FRACTION * unresisted);
+        ck_assert_double_le(later, BREAK_SPEED);
+        pf_ode_test_free(&t.s);
+    }
+}
+END_TEST
+
 int main(void)
 {
     setvbuf(stdout, NULL, _IONBF, 0);
@@ -179,6 +223,7 @@ int main(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, breakaway_is_isotropic);
     tcase_add_test(tc, slides_along_the_push);
+    tcase_add_test(tc, stops_within_the_step);
     suite_add_tcase(s, tc);
     return pf_test_run_suite(s);
 }

@@ -78,17 +78,20 @@ static void print_figures(const char *stepper, double dt, const char *mode, cons
            f->lcp, f->ode, 100 * f->point_fraction, 100 * f->point_patch_fraction, f->out);
 }
 
+/* Which of the three comparisons with stock friction a configuration asserts. */
+enum { ASSERT_SPEED = 1, ASSERT_KINETIC = 2, ASSERT_GAIN = 4 };
+
 /* Run stock and exact with the same seed. Asserted: the pile is complete and stays in the bin,
  * every figure is finite, and no LCP error that stock friction does not also log. The three
  * comparisons with stock friction (the fastest body after 3 s, the kinetic energy at 10 s and the
- * largest one-step energy gain, each no higher than stock's) are printed with their verdict, not
- * asserted: in this pile each is decided by single events (one trimesh cube thrown by a deep
- * contact of ODE's trimesh colliders, one cylinder left rolling on its rim), and every change of
- * the adapter has moved the events and flipped the verdicts of seed 1. Over seeds 1-6 they are
- * met in 2-5 of 6 per criterion (tests/CMakeLists.txt), which does not meet the targets; they
- * were asserted for seed 1 until the changes of line contacts, several patches per pair and
- * off-plane contacts flipped them (each time in another criterion). */
-static void bin_compare(const char *stepper, double dt)
+ * largest one-step energy gain, each no higher than stock's) are printed with their verdict, and
+ * asserted where `asserted` says so: in this pile each is decided by single events (one trimesh
+ * cube thrown by a deep contact of ODE's trimesh colliders, one cylinder released from a wedge),
+ * and every change of the adapter has moved the events of seed 1. Over seeds 1-5 they are met in
+ * 4, 2, 4 of 5 at 1 ms and 2, 5, 3 of 5 at 5 ms (tests/CMakeLists.txt), which does not meet the
+ * targets everywhere; seed 1 meets all three at 1 ms (by factors 130, 58 and 5) and the kinetic
+ * energy at 5 ms (by 1.7), and those are asserted, so that a change that loses them is seen. */
+static void bin_compare(const char *stepper, double dt, int asserted)
 {
     BinFigures st, pa;
     bin_run(PF_ODE_MODE_STOCK, stepper, dt, &st);
@@ -101,6 +104,18 @@ static void bin_compare(const char *stepper, double dt)
            pa.kinetic_end <= st.kinetic_end ? "met" : "MISSED",
            pa.max_gain <= st.max_gain ? "met" : "MISSED");
     fflush(stdout);
+    if (asserted & ASSERT_SPEED)
+        ck_assert_msg(pa.max_speed_after <= st.max_speed_after,
+                      "bin %s dt %g ms: fastest body after 3 s %g m/s, stock %g m/s", stepper,
+                      dt * 1e3, pa.max_speed_after, st.max_speed_after);
+    if (asserted & ASSERT_KINETIC)
+        ck_assert_msg(pa.kinetic_end <= st.kinetic_end,
+                      "bin %s dt %g ms: kinetic energy at 10 s %g J, stock %g J", stepper, dt * 1e3,
+                      pa.kinetic_end, st.kinetic_end);
+    if (asserted & ASSERT_GAIN)
+        ck_assert_msg(pa.max_gain <= st.max_gain,
+                      "bin %s dt %g ms: largest one-step energy gain %g J, stock %g J", stepper,
+                      dt * 1e3, pa.max_gain, st.max_gain);
     ck_assert_double_ge(pa.bodies, 100);
     ck_assert_msg(isfinite(pa.max_speed_after) && isfinite(pa.kinetic_end) &&
                       isfinite(pa.max_gain) && isfinite(pa.point_fraction),
@@ -117,25 +132,25 @@ static void bin_compare(const char *stepper, double dt)
 
 START_TEST(test_bin_quick_1ms)
 {
-    bin_compare("quick", 1e-3);
+    bin_compare("quick", 1e-3, ASSERT_SPEED | ASSERT_KINETIC | ASSERT_GAIN);
 }
 END_TEST
 
 START_TEST(test_bin_quick_5ms)
 {
-    bin_compare("quick", 5e-3);
+    bin_compare("quick", 5e-3, ASSERT_KINETIC);
 }
 END_TEST
 
 START_TEST(test_bin_world_1ms)
 {
-    bin_compare("world", 1e-3);
+    bin_compare("world", 1e-3, 0);
 }
 END_TEST
 
 START_TEST(test_bin_world_5ms)
 {
-    bin_compare("world", 5e-3);
+    bin_compare("world", 5e-3, 0);
 }
 END_TEST
 
