@@ -471,6 +471,10 @@ typedef struct pfOdeCounters {
     long long point_patches;     ///< patch-steps of a degenerate patch (a single point, an edge
                                  ///< shorter than 0.1 of the smaller geom) on the point's Coulomb
                                  ///< law, isotropic: the friction circle (P49a)
+    long long stock_lagged;      ///< STOCK pair-steps whose contact's friction was bounded by
+                                 ///< the last step's normal force: a single contact point on a
+                                 ///< body with a patch, adapter coupling (pf_ode_normal_contacts,
+                                 ///< docs/architecture.md); 0 in a world of STOCK pairs only
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).
