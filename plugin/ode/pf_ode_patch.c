@@ -1118,7 +1118,8 @@ static void point_axis(const pfOdeContext *ctx, const pfOdePair *p, dContact *c,
 static double stock_lag_force(const pfOdeContext *ctx, const pfOdePair *p, double mu)
 {
     const pfOdePairPersist *s = &p->persist;
-    if (ctx->solver || !s->lag_island || !s->lag_ok || !s->has_n || p->step.ncontacts != 1)
+    if (ctx->solver || !s->lag_island || !s->lag_ok || !s->has_n || p->step.ncontacts != 1 ||
+        !(mu > 0.0))
         return 0.0;
     const double N = s->n_meas, rho = s->mat.stock_spin_rho;
     if (!(N > 0.0) || !isfinite(mu * N) || !isfinite(rho * N)) return 0.0;
