@@ -191,6 +191,7 @@ int pfs_ode_begin(pfScene *s, pfError *err)
     s->group = dJointGroupCreate(0);
     pfOdeConfig cfg = pf_ode_default_config();
     cfg.coupling = s->coupling;
+    cfg.stepper = s->quick ? PF_ODE_STEPPER_QUICK : PF_ODE_STEPPER_WORLD; /* (set before this) */
     pfError e;
     int rc = pf_ode_create(s->world, &cfg, &s->pf, &e);
     if (rc != PF_OK) {

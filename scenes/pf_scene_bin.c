@@ -259,8 +259,8 @@ static int bin_build(pfScene *s, pfError *err)
     b->kind = calloc((size_t)b->count, sizeof *b->kind);
     if (!b->body || !b->geom || !b->kind) return pfs_fail(err, PF_ERR_NO_MEMORY, "bin: no memory");
 
-    if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
     s->quick = b->quick;
+    if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
     pfOdeMaterial mat = pf_ode_default_material();
     mat.mu_s = b->mu_s;
     mat.mu_k = b->mu_k;

@@ -105,7 +105,8 @@ int pfs_trial(pfScene *s, const char *scene, const char *case_name, const char *
               pfError *err);
 
 /** Create world (gravity g along -z unless changed by the scene), hash space, contact group and
- *  the adapter context, with pfOdeConfig.coupling = s->coupling. coupling = SOLVER on an ODE
+ *  the adapter context, with pfOdeConfig.coupling = s->coupling and pfOdeConfig.stepper from
+ *  s->quick (set it before this call). coupling = SOLVER on an ODE
  *  without the patch series fails here with the adapter's message (naming `coupling`). */
 int pfs_ode_begin(pfScene *s, pfError *err);
 /** Register a geom for pf_scene_geoms. */

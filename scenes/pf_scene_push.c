@@ -13,9 +13,13 @@
  * deep, inside ODE's surface layer). mu (default 0.5) is the object-ground coefficient (mu_s =
  * mu_k): patch friction in exact / pade mode (a uniform rectangle or disk under the object), ODE's
  * point friction in stock mode, as in the other scenes. The finger-object contact is ODE's point
- * contact (the adapter's STOCK pair material, dContactApprox1) with coefficient mu_f (key, default
- * 0.5; 0 is a frictionless finger) in every mode: its first friction direction is the horizontal
- * tangent, so its cone in the plane is mu_f. stepper=world (default) or quick; iterations=N
+ * contact (the adapter's STOCK pair material) with coefficient mu_f (key, default 0.5; 0 is a
+ * frictionless finger) in every mode: its first friction direction is the horizontal tangent, so
+ * its cone in the plane is mu_f. In stock mode it is ODE's dContactApprox1; next to the patch
+ * (exact / pade, adapter coupling) its friction rows are bounded by mu_f times the last step's
+ * normal force (pf_ode_normal_contacts: ODE's Dantzig solver would bound them by the normal force
+ * before the finger's friction acts, 20 % low here; metric stock_lagged counts those steps).
+ * stepper=world (default) or quick; iterations=N
  * (QuickStep). Metrics over the window 0.1 .. 0.3 s (the finger has moved 0.5 .. 1.5 mm at the
  * defaults): ratio, the mean of w_z / |v_G| [rad/m] (the object's twist direction: its rotation per
  * unit travel of G, negative when it turns clockwise seen from above); finger_slip, the mean speed
@@ -29,8 +33,9 @@
  * What you should see: the finger pushes the object along +x; pushed above its centre line
  * (offset > 0) it turns clockwise while it advances, at a rate set by its support's limit
  * surface: the quasi-static reference turns the block by 0.13 rad per 10 mm of travel at 20 mm
- * offset with mu_f = 0.5 (patch friction turns it faster at 1 ms, docs/physics.md §11). With mu_f =
- * 0 the finger slides along the block's face; the disk pushed by a frictionless finger never turns.
+ * offset with mu_f = 0.5, and so does patch friction under both steppers (within 0.1 %, dt 0.5 to
+ * 5 ms, docs/physics.md §11). With mu_f = 0 the finger slides along the block's face; the disk
+ * pushed by a frictionless finger never turns.
  */
 #include "pf_scene_impl.h"
 
@@ -271,6 +276,7 @@ static int pu_metrics(const pfScene *s, pfSceneMetric *out, int max)
         {"stick_steps", (double)c.stick_steps},
         {"slip_steps", (double)c.slip_steps},
         {"point_fallbacks", (double)c.point_fallbacks},
+        {"stock_lagged", (double)c.stock_lagged},
         {"breakaways", (double)c.breakaways},
         {"ode_messages", (double)(s->lcp_messages + s->ode_messages)},
     };

@@ -201,6 +201,19 @@ typedef enum pfOdeCoupling {
  *          (compiled in and reported by dCheckConfiguration("ODE_EXT_patch_friction")), else 0 */
 int pf_ode_solver_coupling_available(void);
 
+/// The stepper the world is advanced with (pfOdeConfig.stepper). The adapter does not call the
+/// stepper; it needs to know it only for a STOCK contact that shares a body with a patch.
+typedef enum pfOdeStepper {
+    PF_ODE_STEPPER_UNSPECIFIED = 0, ///< not given (default): ODE's own friction bound everywhere
+    PF_ODE_STEPPER_WORLD,           ///< dWorldStep: a STOCK contact of one point on a body with a
+                                    ///< patch (adapter coupling) is bounded by mu times its last
+                                    ///< step's normal force, not by ODE's findex rule, which the
+                                    ///< Dantzig solver applies with the normal force from before
+                                    ///< the friction acts (docs/architecture.md)
+    PF_ODE_STEPPER_QUICK            ///< dWorldQuickStep: ODE's own bound (QuickStep re-bounds the
+                                    ///< findex rows by the current normal force in every sweep)
+} pfOdeStepper;
+
 /// Context-wide settings. Get defaults from pf_ode_default_config().
 typedef struct pfOdeConfig {
     double stick_velocity_tol; ///< slip -> stick when |v| and |w| rho_g fall below this [m/s],
@@ -210,6 +223,7 @@ typedef struct pfOdeConfig {
     double stock_mu_kinetic;   ///< STOCK mode uses mu_k if nonzero, mu_s if 0 (default 0)
     int initial_pair_capacity; ///< pairs preallocated at creation, >= 1 (default 64)
     pfOdeCoupling coupling;    ///< where friction meets the normal force (default AUTO)
+    pfOdeStepper stepper;      ///< the stepper the world is advanced with (default UNSPECIFIED)
 } pfOdeConfig;
 
 /** Defaults of the context settings.
@@ -471,6 +485,11 @@ typedef struct pfOdeCounters {
     long long point_patches;     ///< patch-steps of a degenerate patch (a single point, an edge
                                  ///< shorter than 0.1 of the smaller geom) on the point's Coulomb
                                  ///< law, isotropic: the friction circle (P49a)
+    long long stock_lagged;      ///< STOCK pair-steps whose contact's friction was bounded by
+                                 ///< the last step's normal force: a single contact point on a
+                                 ///< body with a patch, adapter coupling, stepper WORLD
+                                 ///< (pf_ode_normal_contacts, docs/architecture.md); 0 in a world
+                                 ///< of STOCK pairs only
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).

@@ -54,6 +54,7 @@ pfOdeConfig pf_ode_default_config(void)
     c.stock_mu_kinetic = 0;
     c.initial_pair_capacity = 64;
     c.coupling = PF_ODE_COUPLING_AUTO;
+    c.stepper = PF_ODE_STEPPER_UNSPECIFIED;
     return c;
 }
 
@@ -677,6 +678,12 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
         c.coupling != PF_ODE_COUPLING_SOLVER) {
         set_err(err, PF_ERR_ENUM, "coupling",
                 "%s = %g is not a pfOdeCoupling (AUTO, ADAPTER or SOLVER)", (double)c.coupling);
+        return PF_ERR_ENUM;
+    }
+    if (c.stepper != PF_ODE_STEPPER_UNSPECIFIED && c.stepper != PF_ODE_STEPPER_WORLD &&
+        c.stepper != PF_ODE_STEPPER_QUICK) {
+        set_err(err, PF_ERR_ENUM, "stepper",
+                "%s = %g is not a pfOdeStepper (UNSPECIFIED, WORLD or QUICK)", (double)c.stepper);
         return PF_ERR_ENUM;
     }
     if (c.coupling == PF_ODE_COUPLING_SOLVER && !pf_ode_solver_coupling_available()) {

@@ -9,6 +9,11 @@
 /// Measured normal forces a held patch's capacity looks back over.
 #define PF_ODE_N_RECENT 4
 
+/// A STOCK contact next to a patch takes the last step's normal force as its friction bound while
+/// that force stays within this factor of the force measured at the pair's last step on ODE's
+/// own bound (pf_ode_normal_contacts).
+#define PF_ODE_STOCK_LAG_BAND 1.5
+
 /// Combined material of a geom pair (pf_ode_combine).
 typedef struct pfOdePairMaterial {
     double mu_s, mu_k;
@@ -90,6 +95,11 @@ typedef struct pfOdePairPersist {
     double lin_u0[3];   ///< W1(x0), exact [-, -, m]
     double lin_D[9];    ///< dW1/dxi at xd, row-major [s/m, s/m, s; s, s, s m]
     double lin_xd[3];   ///< the twist D was taken at (x0 moves on with chord steps, D stays)
+
+    /* a STOCK pair's friction bound from the last step's N (pf_ode_normal_contacts) */
+    int lag_island; ///< shared a dynamic body with a patch in the last step (adapter coupling)
+    int lag_ok;     ///< the last step's N may bound this step's friction rows (stock_lag_measure)
+    double lag_ref; ///< N of the pair's last step on ODE's own bound (findex) [N]
 } pfOdePairPersist;
 
 /// A body's inverse mass and world inverse inertia at its present pose (all 0: not dynamic).
@@ -145,6 +155,8 @@ typedef struct pfOdePairStep {
                              ///< incipient twist (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
     int lin_ok;              ///< persist.lin_* applies to this step's patch (lin_project)
+
+    int lag_used; ///< STOCK: the contact's friction is bounded by the last step's N
 
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
     double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]

@@ -1087,9 +1087,52 @@ static void point_axis(const pfOdeContext *ctx, const pfOdePair *p, dContact *c,
     }
 }
 
+/* The friction bound of a STOCK pair's contact: mu times the normal force of the last step
+ * (returned, > 0), or 0 for ODE's own bound, mu times this step's normal force (dContactApprox1).
+ *
+ * ODE's Dantzig solver (dWorldStep, lcp.cpp) sets the bounds of all friction rows with an findex
+ * once, from the normal forces before the first of them is driven, and keeps them while it drives
+ * the friction rows. Where a contact's friction changes its own normal force, the friction stops
+ * at mu times the wrong force: a finger (mu 0.5) pushing a block 20 mm off its centre line
+ * presses about 20 % harder once its friction acts, so its friction stopped at 84 % of mu N, the
+ * finger slid where it sticks and the block turned 10.6 % too fast (docs/physics.md §11).
+ * QuickStep bounds the rows by the current normal force in every sweep. A patch next to such a
+ * contact is bounded by the last step's measured normal force (the adapter coupling), so a STOCK
+ * contact that shares a dynamic body with a patch gets the same coupling: constant bounds
+ * +-mu N_last on its friction rows (and rhoN N_last on its spin row), no findex. In the last step
+ * that bound is the force the contact ended with, its friction's effect included; it lags by one
+ * step's change of N, which for a steady push is far below the findex rule's error. Only:
+ *  - with the adapter coupling (the in-solver coupling's dWorldStep re-solves the findex rows of
+ *    an island with patches until their bounds agree with their forces, patches/0003);
+ *  - for the pair's single contact point, in the step measured and now (several points' forces
+ *    cannot be matched from step to step: ODE's contact order is not stable);
+ *  - when the pair shared a dynamic body with a patch in the last step (pf_ode_before_step): a
+ *    world of STOCK pairs only keeps ODE's own friction, bit for bit;
+ *  - while N_last lies within PF_ODE_STOCK_LAG_BAND of the force of the pair's last step on
+ *    ODE's rule, and after two such steps that agree (pf_ode_after_step). An impact, a contact
+ *    that lets go, or a loop in which the held friction presses the contact on harder (a wedge:
+ *    2.3x per step for a point patch, below) gets ODE's rule for a step, which re-anchors the
+ *    band; the bound never exceeds PF_ODE_STOCK_LAG_BAND mu times a force of ODE's rule.
+ * Only under dWorldStep (pfOdeConfig.stepper WORLD): QuickStep re-bounds the findex rows by the
+ * current normal force in every sweep, and there the lagged bound made things worse where its
+ * normal force differs from findex's (a finger with mu_f >= 1 on the push scene's block: the rows'
+ * N alternated between the two rules' answers, 2.4 and 4.3 N, and the block turned 4 to 20 %
+ * too slowly). */
+static double stock_lag_force(const pfOdeContext *ctx, const pfOdePair *p, double mu)
+{
+    const pfOdePairPersist *s = &p->persist;
+    if (ctx->cfg.stepper != PF_ODE_STEPPER_WORLD || ctx->solver || !s->lag_island || !s->lag_ok ||
+        !s->has_n || p->step.ncontacts != 1 || !(mu > 0.0))
+        return 0.0;
+    const double N = s->n_meas, rho = s->mat.stock_spin_rho;
+    if (!(N > 0.0) || !isfinite(mu * N) || !isfinite(rho * N)) return 0.0;
+    return N;
+}
+
 /* The contacts of points first .. ncontacts-1 as ODE contacts: dContactApprox1 point friction in
- * STOCK mode, else normal rows only (the friction rows come from pf_ode_before_step), with the
- * tilt anchor's target velocity while stuck. out has room for ncontacts - first entries. */
+ * STOCK mode (bounded by the last step's normal force next to a patch, stock_lag_force), else
+ * normal rows only (the friction rows come from pf_ode_before_step), with the tilt anchor's
+ * target velocity while stuck. out has room for ncontacts - first entries. */
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out)
 {
     dBodyID b1 = p->step.b1, b2 = p->step.b2;
@@ -1105,6 +1148,11 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
     double mu =
         (stock && ctx->cfg.stock_mu_kinetic != 0) ? p->persist.mat.mu_k : p->persist.mat.mu_s;
     if (point && !p->step.solver_at_rest) mu = p->persist.mat.mu_k;
+    const double n_lag = stock ? stock_lag_force(ctx, p, mu) : 0.0;
+    if (stock) {
+        p->step.lag_used = n_lag > 0.0;
+        ctx->counters.stock_lagged += n_lag > 0.0;
+    }
     /* Tilt anchor of a stuck patch. Inside the contact surface layer ODE corrects no penetration,
      * so a tilt of body 1 about the patch's tangent axes that the solver leaves (QuickStep's
      * unconverged iterations; rocking excited by the load's moment) is never undone, and it
@@ -1140,16 +1188,17 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
         memset(&c, 0, sizeof c);
         c.geom = p->step.contacts[i];
         if (stock || point) {
-            c.surface.mode = dContactApprox1;
-            c.surface.mu = mu;
+            /* (bounds +-mu N_lag without findex, or +-mu N of this step with it) */
+            c.surface.mode = n_lag > 0.0 ? 0 : dContactApprox1;
+            c.surface.mu = n_lag > 0.0 ? mu * n_lag : mu;
             if (point && p->step.point_dir_ok) point_axis(ctx, p, &c, mu);
             if (stock && p->persist.mat.stock_spin_rho > 0) {
                 /* spin row only: rho, rho2 < 0 are not counted by getInfo1 (contact.cpp) */
                 c.surface.mode |= dContactRolling | dContactAxisDep | dContactMu2;
-                c.surface.mu2 = mu;
+                c.surface.mu2 = c.surface.mu;
                 c.surface.rho = -1;
                 c.surface.rho2 = -1;
-                c.surface.rhoN = p->persist.mat.stock_spin_rho;
+                c.surface.rhoN = p->persist.mat.stock_spin_rho * (n_lag > 0.0 ? n_lag : 1.0);
             }
         } else {
             c.surface.mode = 0;

@@ -1339,12 +1339,26 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             ctx->alive[w++] = idx;
     }
     ctx->alive_count = w;
-    /* the patches on each body this step (the in-solver coupling's friction-row CFM) */
-    for (int a = 0; ctx->solver && a < ctx->alive_count; ++a) {
+    /* the patches on each body this step: the in-solver coupling's friction-row CFM, and with
+     * the adapter coupling the STOCK pairs that share a dynamic body with a patch, whose next
+     * step may bound their friction by this step's normal force (pf_ode_normal_contacts) */
+    int nstock = 0;
+    for (int a = 0; a < ctx->alive_count; ++a)
+        nstock += pf_ode_pair_at(ctx, ctx->alive[a])->persist.mat.mode == PF_ODE_MODE_STOCK;
+    const int mixed = !ctx->solver && nstock > 0 && nstock < ctx->alive_count;
+    for (int a = 0; (ctx->solver || mixed) && a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         if (p->persist.mat.mode == PF_ODE_MODE_STOCK) continue;
         pf_ode_body_add_patch(ctx, p->step.b1);
         pf_ode_body_add_patch(ctx, p->step.b2);
+    }
+    for (int a = 0; nstock > 0 && a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (p->persist.mat.mode != PF_ODE_MODE_STOCK) continue;
+        dBodyID b1 = p->step.b1, b2 = p->step.b2;
+        p->persist.lag_island =
+            mixed && ((pf_ode_is_dynamic(b1) && pf_ode_body_patches(ctx, b1) > 0) ||
+                      (pf_ode_is_dynamic(b2) && pf_ode_body_patches(ctx, b2) > 0));
     }
     /* one loop evaluates each patch and creates its rows at once. A later patch's stick test
      * meets the joints created earlier in this loop: they carry the context as joint data, so
@@ -1582,6 +1596,21 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     p->persist.has_group = 1;
 }
 
+/* A STOCK pair's measured normal force N after the step, for the next step's friction bound
+ * (pf_ode_normal_contacts): N may bound it if the pair has one contact point and N lies within a
+ * factor PF_ODE_STOCK_LAG_BAND of lag_ref, the force of the pair's last step on ODE's own bound;
+ * a step on ODE's own bound compares its N with the one before and then becomes the reference.
+ * So the first lagged bound follows two steps on ODE's rule that agree (an impact's force is never
+ * a bound), and no lagged bound exceeds PF_ODE_STOCK_LAG_BAND mu times a force ODE's rule gave. */
+static void stock_lag_measure(pfOdePair *p, double nsum)
+{
+    pfOdePairPersist *s = &p->persist;
+    const double ref = s->lag_ref, band = PF_ODE_STOCK_LAG_BAND;
+    const int single = p->step.ncontacts == 1;
+    s->lag_ok = single && nsum > 0.0 && ref > 0.0 && nsum <= band * ref && ref <= band * nsum;
+    if (!p->step.lag_used) s->lag_ref = single ? nsum : 0.0;
+}
+
 int pf_ode_after_step(pfOdeContext *ctx)
 {
     return pf_ode_after_step_ex(ctx, NULL);
@@ -1654,6 +1683,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         p->persist.n_recent[0] = nsum;
         p->persist.n_meas = nsum;
         p->persist.has_n = 1;
+        if (p->persist.mat.mode == PF_ODE_MODE_STOCK) stock_lag_measure(p, nsum);
         p->step.info.normal_force_measured = nsum;
         if (p->persist.mat.mode == PF_ODE_MODE_STOCK || p->persist.state == PF_ODE_STATE_POINT) {
             /* Report ODE's own friction (stock mode, or the point friction of a degenerate

@@ -102,6 +102,13 @@ START_TEST(test_bad_materials_rejected)
     ck_assert_ptr_null(bad);
     ck_assert_str_eq(err.field, "coupling");
     ck_assert_ptr_nonnull(strstr(err.message, "coupling = 9"));
+    cfg = pf_ode_default_config();
+    ck_assert_int_eq(cfg.stepper, PF_ODE_STEPPER_UNSPECIFIED);
+    cfg.stepper = (pfOdeStepper)7;
+    ck_assert_int_eq(pf_ode_create(w, &cfg, &bad, &err), PF_ERR_ENUM);
+    ck_assert_ptr_null(bad);
+    ck_assert_str_eq(err.field, "stepper");
+    ck_assert_ptr_nonnull(strstr(err.message, "stepper = 7"));
 
     dGeomDestroy(g);
     pf_ode_destroy(pf);
