@@ -75,6 +75,12 @@ typedef struct Push {
     long n;
     double ratio_sum, slip_sum;
     long ground_steps, ground_slip;
+    /* the overlay's motion cone (cone_at): computed for the contact at body y cone_yb (block; the
+     * disk's is the same wherever the finger touches its rim) */
+    pfPatchDef support; ///< the object's footprint, as the adapter builds it (uniform)
+    int cone_n;         ///< edges (2; 1 for a frictionless finger; 0: not found, none drawn)
+    double cone[2][2];  ///< unit edge directions, components along the contact's (n, t)
+    double cone_yb;     ///< the block's contact body y the cone is for [m]
 } Push;
 
 /* The finger's centre x at t = 0: touching the block's -x face (body frame x = -A/2 - r) or the
@@ -86,6 +92,10 @@ static double finger_start(const Push *k, int disk)
     /* body x of the world point (X, offset): X c + offset s = -(A/2 + r - DEPTH) */
     return (-(0.5 * BLOCK_A + FINGER_R - DEPTH) - k->offset * s) / c;
 }
+
+static void finger_contact(const pfScene *s, const Push *k, double c[2], double n[2]);
+static double contact_yb(const Push *k, const double c[2]);
+static void cone_at(Push *k, int disk, double yb);
 
 static int pu_build(pfScene *s, pfError *err)
 {
@@ -160,6 +170,19 @@ static int pu_build(pfScene *s, pfError *err)
     fm.mode = PF_ODE_MODE_STOCK;
     if (pf_ode_set_pair_material(s->pf, k->finger_geom, k->obj_geom, &fm, &e2) != PF_OK)
         return pfs_fail(err, e2.status, "push: finger material: %s", e2.message);
+    /* the overlay's motion cone (pu_overlay): the footprint the adapter builds, uniform */
+    k->support = pf_default_patch_def();
+    if (disk) {
+        k->support.shape = PF_PATCH_DISK;
+        k->support.radius = DISK_R;
+    } else {
+        k->support.shape = PF_PATCH_RECT;
+        k->support.length = BLOCK_A;
+        k->support.width = BLOCK_B;
+    }
+    double c[2], n[2];
+    finger_contact(s, k, c, n);
+    cone_at(k, disk, disk ? 0.0 : contact_yb(k, c));
     s->default_duration = WIN_TO;
     return PF_OK;
 }
@@ -203,6 +226,203 @@ static double finger_slip(const pfScene *s, const Push *k)
     const double vc[2] = {v[0] - w * (c[1] - g[1]), v[1] + w * (c[0] - g[0])};
     const double rel[2] = {k->speed - vc[0], -vc[1]};
     return -rel[0] * n[1] + rel[1] * n[0];
+}
+
+/* ---- overlay: the finger's friction cone and Mason's motion cone ------------------------- */
+
+#define CONE_ITER 64        /* golden-section steps per coordinate (interval x 0.618^64 ~ 4e-14) */
+#define CONE_ANGLE_TOL 1e-4 /* [rad] the found twist's friction against the balancing wrench */
+#define CONE_REFRESH 5e-4   /* [m] the block's contact moved along its face: recompute */
+#define FRICTION_LEN 0.025  /* [m] drawn length of the friction cone's edges */
+#define MOTION_LEN 0.045    /* [m] drawn length of the motion cone's edges */
+
+/* The support's dissipation D (pf_patch_dissipation, per unit mu N) at the twist x0 + a e1 + b e2,
+ * twists scaled as (vx, vy, rho w). */
+typedef struct ConeSearch {
+    const pfPatchDef *def;
+    double rho, x0[3], e1[3], e2[3];
+} ConeSearch;
+
+static double cone_d(const ConeSearch *cs, double a, double b)
+{
+    double x[3], d;
+    for (int j = 0; j < 3; ++j)
+        x[j] = cs->x0[j] + a * cs->e1[j] + b * cs->e2[j];
+    const pfTwist t = {x[0], x[1], x[2] / cs->rho};
+    return pf_patch_dissipation(cs->def, 1.0, 1.0, t, &d, NULL) == PF_OK ? d : NAN;
+}
+
+/* Golden-section minimum over b in [-B, B] of cone_d(a, b) (convex in b); *at = the minimiser. */
+static double cone_min_b(const ConeSearch *cs, double a, double B, double *at)
+{
+    const double r = 0.5 * (sqrt(5.0) - 1.0);
+    double lo = -B, hi = B, x1 = hi - r * (hi - lo), x2 = lo + r * (hi - lo);
+    double f1 = cone_d(cs, a, x1), f2 = cone_d(cs, a, x2);
+    for (int i = 0; i < CONE_ITER; ++i) {
+        if (f1 <= f2) {
+            hi = x2, x2 = x1, f2 = f1;
+            x1 = hi - r * (hi - lo), f1 = cone_d(cs, a, x1);
+        } else {
+            lo = x1, x1 = x2, f1 = f2;
+            x2 = lo + r * (hi - lo), f2 = cone_d(cs, a, x2);
+        }
+    }
+    *at = 0.5 * (lo + hi);
+    return cone_d(cs, a, *at);
+}
+
+/* One edge of Mason's motion cone (docs/physics.md P59, P60): the unit velocity u of the object's
+ * material point at the contact c (body frame, from G) under the twist whose support friction
+ * balances the finger force f through c. The support's friction W(xi) = -grad D(xi) (D the
+ * dissipation, convex and of degree 1), so the twist balancing g = (f, c x f) is the minimiser of
+ * D on the plane g . xi = 1, where grad D is parallel to g. D is minimised by nested golden
+ * sections over that plane (convex, so unimodal along every line and its partial minimum too) in
+ * twists scaled by rho = D of a unit spin (the mean |r| of the footprint), in a box of half-size
+ * 2 D(xi0) about xi0 = g/|g|^2: for a footprint symmetric about G, D >= max(|v|, rho |w|) >=
+ * |xi|/sqrt(2), so the minimiser lies inside. The result is checked with pf_patch_friction: -W
+ * within CONE_ANGLE_TOL of g. Returns 0, or -1 (nothing found: no edge drawn). */
+static int cone_edge(const pfPatchDef *def, const double c[2], const double f[2], double u[2])
+{
+    ConeSearch cs = {def, 0.0, {0}, {0}, {0}};
+    const pfTwist spin = {0.0, 0.0, 1.0};
+    if (pf_patch_dissipation(def, 1.0, 1.0, spin, &cs.rho, NULL) != PF_OK || !(cs.rho > 0.0))
+        return -1;
+    const double g[3] = {f[0], f[1], (c[0] * f[1] - c[1] * f[0]) / cs.rho};
+    const double gn = sqrt(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+    if (!(gn > 0.0) || !isfinite(gn)) return -1;
+    double e0[3], *e1 = cs.e1, *e2 = cs.e2;
+    for (int j = 0; j < 3; ++j)
+        e0[j] = g[j] / gn, cs.x0[j] = g[j] / (gn * gn);
+    /* e1: the axis least along e0, made orthogonal to it; e2 = e0 x e1 */
+    int m = 0;
+    for (int j = 1; j < 3; ++j)
+        if (fabs(e0[j]) < fabs(e0[m])) m = j;
+    for (int j = 0; j < 3; ++j)
+        e1[j] = (j == m) - e0[m] * e0[j];
+    const double n1 = sqrt(e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    for (int j = 0; j < 3; ++j)
+        e1[j] /= n1;
+    e2[0] = e0[1] * e1[2] - e0[2] * e1[1];
+    e2[1] = e0[2] * e1[0] - e0[0] * e1[2];
+    e2[2] = e0[0] * e1[1] - e0[1] * e1[0];
+    const double B = 2.0 * cone_d(&cs, 0.0, 0.0);
+    if (!(B > 0.0) || !isfinite(B)) return -1;
+    /* outer golden section over a of the inner minimum over b */
+    const double r = 0.5 * (sqrt(5.0) - 1.0);
+    double lo = -B, hi = B, a1 = hi - r * (hi - lo), a2 = lo + r * (hi - lo), b;
+    double f1 = cone_min_b(&cs, a1, B, &b), f2 = cone_min_b(&cs, a2, B, &b);
+    for (int i = 0; i < CONE_ITER; ++i) {
+        if (f1 <= f2) {
+            hi = a2, a2 = a1, f2 = f1;
+            a1 = hi - r * (hi - lo), f1 = cone_min_b(&cs, a1, B, &b);
+        } else {
+            lo = a1, a1 = a2, f1 = f2;
+            a2 = lo + r * (hi - lo), f2 = cone_min_b(&cs, a2, B, &b);
+        }
+    }
+    const double a = 0.5 * (lo + hi);
+    cone_min_b(&cs, a, B, &b);
+    if (fabs(a) > 0.99 * B || fabs(b) > 0.99 * B) return -1; /* on the box: not the minimum */
+    double x[3];
+    for (int j = 0; j < 3; ++j)
+        x[j] = cs.x0[j] + a * e1[j] + b * e2[j];
+    const pfTwist xi = {x[0], x[1], x[2] / cs.rho}, none = {0.0, 0.0, 0.0};
+    pfWrench w;
+    if (pf_patch_friction(def, 1.0, 1.0, xi, none, &w, NULL) != PF_OK) return -1;
+    const double h[3] = {-w.fx, -w.fy, -w.mz / cs.rho};
+    const double hn = sqrt(h[0] * h[0] + h[1] * h[1] + h[2] * h[2]);
+    const double cr[3] = {h[1] * g[2] - h[2] * g[1], h[2] * g[0] - h[0] * g[2],
+                          h[0] * g[1] - h[1] * g[0]};
+    const double sn = sqrt(cr[0] * cr[0] + cr[1] * cr[1] + cr[2] * cr[2]) / (hn * gn);
+    if (!(sn < CONE_ANGLE_TOL) || !(h[0] * g[0] + h[1] * g[1] + h[2] * g[2] > 0.0)) return -1;
+    /* the contact point's velocity v + w z x c */
+    const double uc[2] = {xi.vx - xi.w * c[1], xi.vy + xi.w * c[0]}, un = hypot(uc[0], uc[1]);
+    if (!(un > 0.0) || !isfinite(un)) return -1;
+    u[0] = uc[0] / un, u[1] = uc[1] / un;
+    return 0;
+}
+
+/* The motion cone for the block's contact at body y yb (the disk's is the same wherever the
+ * finger touches its rim: computed at (-R, 0)), in the contact's (n, t) components: the contact's
+ * normal n into the object is body x there, t = z x n body y. Edge i uses the friction cone's
+ * edge f = n + s mu_f t, s = +1 then -1; one edge (f = n) for a frictionless finger. */
+static void cone_at(Push *k, int disk, double yb)
+{
+    const double c[2] = {disk ? -DISK_R : -0.5 * BLOCK_A, disk ? 0.0 : yb};
+    const int ne = k->mu_f > 0.0 ? 2 : 1;
+    k->cone_yb = yb;
+    k->cone_n = 0;
+    for (int i = 0; i < ne; ++i) {
+        const double f[2] = {1.0, (i ? -1.0 : 1.0) * k->mu_f};
+        if (cone_edge(&k->support, c, f, k->cone[i]) != 0) return;
+    }
+    k->cone_n = ne;
+}
+
+/* The block's contact body y of the current finger position. */
+static double contact_yb(const Push *k, const double c[2])
+{
+    const dReal *g = dBodyGetPosition(k->obj), *R = dBodyGetRotation(k->obj);
+    return (c[0] - g[0]) * R[1] + (c[1] - g[1]) * R[5];
+}
+
+static void overlay_segment(pfSceneOverlay *o, pfSceneOverlayKind kind, const double c[2],
+                            const double d[2], double len, const float rgb[3])
+{
+    o->kind = kind;
+    o->p[0] = c[0], o->p[1] = c[1], o->p[2] = FINGER_Z;
+    o->q[0] = c[0] + len * d[0], o->q[1] = c[1] + len * d[1], o->q[2] = FINGER_Z;
+    memcpy(o->rgb, rgb, sizeof o->rgb);
+    o->dashed = 1;
+}
+
+/* Overlay, at the finger's contact c on the object (at the finger centre's height): the finger's
+ * friction cone, the directions n +- mu_f t of the force it can press on with (half angle
+ * atan(mu_f); a single line along n for a frictionless finger; cyan, dashed), and Mason's motion
+ * cone (white dashed arrows): the finger velocities for which it sticks (docs/physics.md §11, P60),
+ * computed from the support's limit surface through the plugin's pf_patch_dissipation /
+ * pf_patch_friction (cone_edge) once for a contact point and again only when the block's contact
+ * has slid CONE_REFRESH along its face. The label says whether the finger's velocity (+x) lies in
+ * the motion cone: "sticks" or "slides" in the quasi-static prediction. Nothing is drawn of the
+ * motion cone if its search failed. */
+static int pu_overlay(const pfScene *s, pfSceneOverlay *out, int max)
+{
+    Push *k = s->impl; /* the cone is a cache, refreshed as the contact moves */
+    const int disk = s->case_index == C_DISK;
+    const float fric[3] = {0.45f, 0.9f, 1.0f}, pred[3] = {1.0f, 1.0f, 1.0f};
+    double c[2], n[2];
+    finger_contact(s, k, c, n);
+    if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(n[0]) || !isfinite(n[1])) return 0;
+    const double t[2] = {-n[1], n[0]};
+    if (!disk) {
+        const double yb = contact_yb(k, c);
+        if (fabs(yb - k->cone_yb) > CONE_REFRESH) cone_at(k, disk, yb);
+    }
+    int cnt = 0;
+    const int nf = k->mu_f > 0.0 ? 2 : 1;
+    const double h = 1.0 / hypot(1.0, k->mu_f);
+    for (int i = 0; i < nf && cnt < max; ++i) {
+        const double sg = (i ? -1.0 : 1.0) * k->mu_f;
+        const double d[2] = {h * (n[0] + sg * t[0]), h * (n[1] + sg * t[1])};
+        overlay_segment(&out[cnt], PF_SCENE_OVERLAY_LINE, c, d, FRICTION_LEN, fric);
+        if (i == 0) snprintf(out[cnt].label, sizeof out[0].label, "friction cone");
+        cnt++;
+    }
+    /* the finger's velocity (+x) inside the motion cone: between its edges (or along the one) */
+    double d[2][2] = {{0}};
+    for (int i = 0; i < k->cone_n && cnt < max; ++i) {
+        const double *e = k->cone[i];
+        d[i][0] = e[0] * n[0] + e[1] * t[0];
+        d[i][1] = e[0] * n[1] + e[1] * t[1];
+        overlay_segment(&out[cnt++], PF_SCENE_OVERLAY_ARROW, c, d[i], MOTION_LEN, pred);
+    }
+    if (k->cone_n > 0 && cnt > 0) {
+        /* +x between the edges: on opposite sides of it ((d x x).z = -d_y), their sum forward */
+        const int sticks = k->cone_n == 2 && d[0][1] * d[1][1] < 0.0 && d[0][0] + d[1][0] > 0.0;
+        snprintf(out[cnt - 1].label, sizeof out[0].label, "motion cone: %s",
+                 sticks ? "sticks" : "slides");
+    }
+    return cnt;
 }
 
 static int pu_step(pfScene *s, double dt, pfError *err)
@@ -313,5 +533,5 @@ const pfSceneClass pf_scene_class_push = {
     pu_row,
     pu_metrics,
     pu_state,
-    NULL, /* no overlay */
+    pu_overlay,
 };

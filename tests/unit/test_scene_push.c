@@ -248,6 +248,139 @@ START_TEST(stock_for_comparison)
 }
 END_TEST
 
+/* ---- the viewer's overlay ------------------------------------------------------------------- */
+
+typedef struct OverlayCase {
+    const char *cs;
+    double offset, mu_f;
+} OverlayCase;
+
+/* The reference's finger at 20 mm: sticks on the block at mu_f = 0.5, slides at 0.45 (just past
+ * the motion cone's edge) and 0.3; sticks on the disk at 0.5; a frictionless finger at 10 mm. */
+static const OverlayCase OVERLAY_CASES[] = {{"block", 0.02, 0.5}, {"block", 0.02, 0.45},
+                                            {"block", 0.02, 0.3}, {"disk", 0.02, 0.5},
+                                            {"block", 0.01, 0.0}, {"disk", 0.03, 0.0}};
+#define NOVERLAY ((int)(sizeof OVERLAY_CASES / sizeof OVERLAY_CASES[0]))
+#define CONE_ANGLE_EPS 1e-12 /* [rad] the friction cone's half angle against atan(mu_f) */
+#define EDGE_PROBE 1e-3      /* [rad] finger velocities this far inside / outside an edge */
+#define EDGE_SLIP_TOL 1e-5   /* |slip| / speed of the reference along a frictionless edge */
+
+static pfScene *overlay_scene(const OverlayCase *oc)
+{
+    char so[32], sm[32];
+    snprintf(so, sizeof so, "%.17g", oc->offset);
+    snprintf(sm, sizeof sm, "%.17g", oc->mu_f);
+    pfSceneParam kv[2] = {{"offset", so}, {"mu_f", sm}};
+    pfScene *s = NULL;
+    pfError err;
+    ck_assert_msg(pf_scene_create("push", oc->cs, PF_ODE_MODE_EXACT, kv, 2, &s, &err) == PF_OK,
+                  "%s", err.message);
+    return s;
+}
+
+static double angle_between(const double a[2], const double b[2])
+{
+    return atan2(fabs(a[0] * b[1] - a[1] * b[0]), a[0] * b[0] + a[1] * b[1]);
+}
+
+/* The push overlay at t = 0: the friction cone's lines (2, or 1 along the normal for mu_f = 0)
+ * from the contact point at atan(mu_f) about the contact's inward normal (the closed form, to
+ * CONE_ANGLE_EPS), then the motion cone's arrows (2, or 1), every coordinate finite. The motion
+ * cone's edges against the independent reference (tests/support/pf_ref_push.c: cubature of the
+ * limit surface, GSL's root finder, never the plugin's wrench): a finger velocity EDGE_PROBE
+ * inside an edge sticks and one EDGE_PROBE outside slides; along a frictionless finger's single
+ * edge the reference's finger neither leads nor lags (slip below EDGE_SLIP_TOL of the speed). The
+ * label's verdict for the push along +x is the reference's finger state at 5 mm/s. */
+START_TEST(overlay_shows_the_cones)
+{
+    const OverlayCase *oc = &OVERLAY_CASES[_i];
+    const int disk = !strcmp(oc->cs, "disk");
+    pfRefPush p = defaults(oc->cs);
+    p.offset = oc->offset;
+    p.mu_f = oc->mu_f;
+    /* the contact at t = 0 (G at the origin, yaw 0): the block's -x face at y = offset, the disk's
+     * rim towards the finger's centre (-sqrt((R + r - depth)^2 - e^2), e) */
+    double n[2] = {1.0, 0.0}, c[2] = {-0.5 * p.length, oc->offset};
+    if (disk) {
+        const double fx = -sqrt(pow(p.radius + p.finger_radius - p.depth, 2) - p.offset * p.offset);
+        const double d = hypot(fx, p.offset);
+        n[0] = -fx / d, n[1] = -p.offset / d;
+        c[0] = -p.radius * n[0], c[1] = -p.radius * n[1];
+    }
+    pfScene *s = overlay_scene(oc);
+    pfSceneOverlay o[PF_SCENE_MAX_OVERLAY];
+    const int nf = oc->mu_f > 0.0 ? 2 : 1, cnt = pf_scene_overlay(s, o, PF_SCENE_MAX_OVERLAY);
+    ck_assert_int_eq(cnt, 2 * nf);
+    for (int i = 0; i < cnt; ++i) {
+        for (int j = 0; j < 3; ++j)
+            ck_assert(isfinite(o[i].p[j]) && isfinite(o[i].q[j]));
+        ck_assert_int_eq(o[i].dashed, 1);
+        ck_assert_double_eq_tol(o[i].p[0], c[0], 1e-9);
+        ck_assert_double_eq_tol(o[i].p[1], c[1], 1e-9);
+        ck_assert_int_eq(o[i].kind, i < nf ? PF_SCENE_OVERLAY_LINE : PF_SCENE_OVERLAY_ARROW);
+    }
+    ck_assert_str_eq(o[0].label, "friction cone");
+    ck_assert_ptr_nonnull(strstr(o[cnt - 1].label, "motion cone"));
+    double d[4][2];
+    for (int i = 0; i < cnt; ++i) {
+        const double l = hypot(o[i].q[0] - o[i].p[0], o[i].q[1] - o[i].p[1]);
+        d[i][0] = (o[i].q[0] - o[i].p[0]) / l, d[i][1] = (o[i].q[1] - o[i].p[1]) / l;
+    }
+    for (int i = 0; i < nf; ++i) {
+        ck_assert_double_eq_tol(angle_between(d[i], n), atan(oc->mu_f), CONE_ANGLE_EPS);
+        ck_assert_double_gt(d[i][0] * n[0] + d[i][1] * n[1], 0.0); /* into the object */
+    }
+    if (nf == 2) /* one line on each side of the normal */
+        ck_assert_double_lt((d[0][0] * n[1] - d[0][1] * n[0]) * (d[1][0] * n[1] - d[1][1] * n[0]),
+                            0.0);
+    /* the motion cone's edges against the reference */
+    const double *e0 = d[nf], *e1 = d[cnt - 1];
+    for (int i = 0; i < nf; ++i) {
+        const double *e = d[nf + i], *other = d[nf + (1 - i)];
+        pfRefPushTwist tw;
+        if (nf == 1) {
+            const double vf[2] = {p.speed * e[0], p.speed * e[1]};
+            ck_assert_int_eq(pf_ref_push_twist(&p, c, n, vf, &tw), 0);
+            printf("push overlay %s %g mu_f %g: along the edge slip %.3g of the speed\n", oc->cs,
+                   oc->offset, oc->mu_f, tw.slip / p.speed);
+            ck_assert_double_lt(fabs(tw.slip) / p.speed, EDGE_SLIP_TOL);
+            continue;
+        }
+        const double in = e[0] * other[1] - e[1] * other[0] > 0.0 ? 1.0 : -1.0;
+        for (int k = 0; k < 2; ++k) {
+            const double a = (k ? -1.0 : 1.0) * in * EDGE_PROBE;
+            const double vf[2] = {p.speed * (cos(a) * e[0] - sin(a) * e[1]),
+                                  p.speed * (sin(a) * e[0] + cos(a) * e[1])};
+            ck_assert_int_eq(pf_ref_push_twist(&p, c, n, vf, &tw), 0);
+            ck_assert_msg(tw.sticking == !k,
+                          "%s %g mu_f %g: edge %d probed %s: the reference's finger %s", oc->cs,
+                          oc->offset, oc->mu_f, i, k ? "outside" : "inside",
+                          tw.sticking ? "sticks" : "slides");
+        }
+    }
+    /* the verdict for the push along +x, and the reference's at the push speed */
+    const double vf[2] = {p.speed, 0.0};
+    pfRefPushTwist tw;
+    ck_assert_int_eq(pf_ref_push_twist(&p, c, n, vf, &tw), 0);
+    const int inside = nf == 2 && e0[1] * e1[1] < 0.0 && e0[0] + e1[0] > 0.0;
+    printf("push overlay %s %g mu_f %g: motion cone edges at %.4f and %.4f rad from +x, %s "
+           "(reference: finger %s)\n",
+           oc->cs, oc->offset, oc->mu_f, atan2(e0[1], e0[0]), atan2(e1[1], e1[0]), o[cnt - 1].label,
+           tw.sticking ? "sticks" : "slides");
+    ck_assert_int_eq(inside, tw.sticking);
+    ck_assert_ptr_nonnull(strstr(o[cnt - 1].label, tw.sticking ? "sticks" : "slides"));
+    /* after 0.3 s of pushing (the finger slides along the face in some cases): still finite */
+    pfError err;
+    while (pf_scene_time(s) < 0.3 - 0.5 * DT)
+        ck_assert_msg(pf_scene_step(s, DT, &err) == PF_OK, "%s", err.message);
+    ck_assert_int_eq(pf_scene_overlay(s, o, PF_SCENE_MAX_OVERLAY), 2 * nf);
+    for (int i = 0; i < 2 * nf; ++i)
+        for (int j = 0; j < 3; ++j)
+            ck_assert(isfinite(o[i].p[j]) && isfinite(o[i].q[j]));
+    pf_scene_destroy(s);
+}
+END_TEST
+
 /* ---- keys ----------------------------------------------------------------------------------- */
 
 static void bad2(const char *key, const char *value, const char *key2, const char *value2,
@@ -304,6 +437,10 @@ int main(void)
     tcase_set_timeout(ts, 300);
     tcase_add_loop_test(ts, stock_for_comparison, 0, NCASES);
     suite_add_tcase(s, ts);
+    TCase *to = tcase_create("overlay");
+    tcase_set_timeout(to, 120);
+    tcase_add_loop_test(to, overlay_shows_the_cones, 0, NOVERLAY);
+    suite_add_tcase(s, to);
     TCase *tk = tcase_create("keys");
     tcase_add_test(tk, bad_keys_are_errors);
     suite_add_tcase(s, tk);
