@@ -233,8 +233,8 @@ static double finger_slip(const pfScene *s, const Push *k)
 #define CONE_ITER 64        /* golden-section steps per coordinate (interval x 0.618^64 ~ 4e-14) */
 #define CONE_ANGLE_TOL 1e-4 /* [rad] the found twist's friction against the balancing wrench */
 #define CONE_REFRESH 5e-4   /* [m] the block's contact moved along its face: recompute */
-#define FRICTION_LEN 0.025  /* [m] drawn length of the friction cone's edges */
-#define MOTION_LEN 0.045    /* [m] drawn length of the motion cone's edges */
+#define FRICTION_LEN 0.06   /* [m] drawn length of the friction cone's edges */
+#define MOTION_LEN 0.12     /* [m] drawn length of the motion cone's edges */
 
 /* The support's dissipation D (pf_patch_dissipation, per unit mu N) at the twist x0 + a e1 + b e2,
  * twists scaled as (vx, vy, rho w). */
@@ -377,9 +377,10 @@ static void overlay_segment(pfSceneOverlay *o, pfSceneOverlayKind kind, const do
 }
 
 /* Overlay, at the finger's contact c on the object (at the finger centre's height): the finger's
- * friction cone, the directions n +- mu_f t of the force it can press on with (half angle
- * atan(mu_f); a single line along n for a frictionless finger; cyan, dashed), and Mason's motion
- * cone (white dashed arrows): the finger velocities for which it sticks (docs/physics.md §11, P60),
+ * friction cone, the lines of action n +- mu_f t of the forces it can press on with (half angle
+ * atan(mu_f); a single line along n for a frictionless finger; cyan, dashed), drawn from c back
+ * over the finger so that they do not hide the motion cone, and Mason's motion cone (white
+ * dashed arrows from c): the finger velocities for which it sticks (docs/physics.md §11, P60),
  * computed from the support's limit surface through the plugin's pf_patch_dissipation /
  * pf_patch_friction (cone_edge) once for a contact point and again only when the block's contact
  * has slid CONE_REFRESH along its face. The label says whether the finger's velocity (+x) lies in
@@ -404,7 +405,7 @@ static int pu_overlay(const pfScene *s, pfSceneOverlay *out, int max)
     for (int i = 0; i < nf && cnt < max; ++i) {
         const double sg = (i ? -1.0 : 1.0) * k->mu_f;
         const double d[2] = {h * (n[0] + sg * t[0]), h * (n[1] + sg * t[1])};
-        overlay_segment(&out[cnt], PF_SCENE_OVERLAY_LINE, c, d, FRICTION_LEN, fric);
+        overlay_segment(&out[cnt], PF_SCENE_OVERLAY_LINE, c, d, -FRICTION_LEN, fric);
         if (i == 0) snprintf(out[cnt].label, sizeof out[0].label, "friction cone");
         cnt++;
     }

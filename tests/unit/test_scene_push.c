@@ -262,7 +262,7 @@ static const OverlayCase OVERLAY_CASES[] = {{"block", 0.02, 0.5}, {"block", 0.02
                                             {"block", 0.01, 0.0}, {"disk", 0.03, 0.0}};
 #define NOVERLAY ((int)(sizeof OVERLAY_CASES / sizeof OVERLAY_CASES[0]))
 #define CONE_ANGLE_EPS 1e-12 /* [rad] the friction cone's half angle against atan(mu_f) */
-#define EDGE_PROBE 1e-3      /* [rad] finger velocities this far inside / outside an edge */
+#define EDGE_PROBE 1e-5      /* [rad] probes inside / outside an edge (1e-7 passes too) */
 #define EDGE_SLIP_TOL 1e-5   /* |slip| / speed of the reference along a frictionless edge */
 
 static pfScene *overlay_scene(const OverlayCase *oc)
@@ -285,12 +285,13 @@ static double angle_between(const double a[2], const double b[2])
 
 /* The push overlay at t = 0: the friction cone's lines (2, or 1 along the normal for mu_f = 0)
  * from the contact point at atan(mu_f) about the contact's inward normal (the closed form, to
- * CONE_ANGLE_EPS), then the motion cone's arrows (2, or 1), every coordinate finite. The motion
- * cone's edges against the independent reference (tests/support/pf_ref_push.c: cubature of the
- * limit surface, GSL's root finder, never the plugin's wrench): a finger velocity EDGE_PROBE
- * inside an edge sticks and one EDGE_PROBE outside slides; along a frictionless finger's single
- * edge the reference's finger neither leads nor lags (slip below EDGE_SLIP_TOL of the speed). The
- * label's verdict for the push along +x is the reference's finger state at 5 mm/s. */
+ * CONE_ANGLE_EPS; drawn back from it over the finger), then the motion cone's arrows (2, or 1),
+ * every coordinate finite. The motion cone's edges against the independent reference
+ * (tests/support/pf_ref_push.c: cubature of the limit surface, GSL's root finder, never the
+ * plugin's wrench): a finger velocity EDGE_PROBE inside an edge sticks and one EDGE_PROBE outside
+ * slides; along a frictionless finger's single edge the reference's finger neither leads nor lags
+ * (slip below EDGE_SLIP_TOL of the speed). The label's verdict for the push along +x is the
+ * reference's finger state at 5 mm/s. */
 START_TEST(overlay_shows_the_cones)
 {
     const OverlayCase *oc = &OVERLAY_CASES[_i];
@@ -322,13 +323,14 @@ START_TEST(overlay_shows_the_cones)
     ck_assert_str_eq(o[0].label, "friction cone");
     ck_assert_ptr_nonnull(strstr(o[cnt - 1].label, "motion cone"));
     double d[4][2];
-    for (int i = 0; i < cnt; ++i) {
-        const double l = hypot(o[i].q[0] - o[i].p[0], o[i].q[1] - o[i].p[1]);
+    for (int i = 0; i < cnt; ++i) { /* the friction cone's lines run back over the finger */
+        const double l =
+            (i < nf ? -1.0 : 1.0) * hypot(o[i].q[0] - o[i].p[0], o[i].q[1] - o[i].p[1]);
         d[i][0] = (o[i].q[0] - o[i].p[0]) / l, d[i][1] = (o[i].q[1] - o[i].p[1]) / l;
     }
     for (int i = 0; i < nf; ++i) {
         ck_assert_double_eq_tol(angle_between(d[i], n), atan(oc->mu_f), CONE_ANGLE_EPS);
-        ck_assert_double_gt(d[i][0] * n[0] + d[i][1] * n[1], 0.0); /* into the object */
+        ck_assert_double_gt(d[i][0] * n[0] + d[i][1] * n[1], 0.0); /* the force into the object */
     }
     if (nf == 2) /* one line on each side of the normal */
         ck_assert_double_lt((d[0][0] * n[1] - d[0][1] * n[0]) * (d[1][0] * n[1] - d[1][1] * n[0]),

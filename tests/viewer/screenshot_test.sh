@@ -55,4 +55,11 @@ run viewer_pinch 60 pinch
 pass "$out/viewer_pinch.png" --expect-overlay --no-patch
 run viewer_pinch_off 60 pinch --set keys=o
 miss "$out/viewer_pinch_off.png" --expect-overlay --no-patch
+# push: the finger's friction cone (cyan) and Mason's motion cone (white, dashed) at its contact
+# (its camera frames the ground only: no sky)
+run viewer_push 60 push
+pass "$out/viewer_push.png" --expect-overlay --no-sky
+run viewer_push_off 60 push --set keys=o
+pass "$out/viewer_push_off.png" --no-sky
+miss "$out/viewer_push_off.png" --expect-overlay --no-sky
 exit 0
