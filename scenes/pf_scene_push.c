@@ -35,7 +35,13 @@
  * surface: the quasi-static reference turns the block by 0.13 rad per 10 mm of travel at 20 mm
  * offset with mu_f = 0.5, and so does patch friction under both steppers (within 0.1 %, dt 0.5 to
  * 5 ms, docs/physics.md §11). With mu_f = 0 the finger slides along the block's face; the disk
- * pushed by a frictionless finger never turns.
+ * pushed by a frictionless finger never turns. The viewer's overlay (pu_overlay) marks the
+ * finger's contact with its friction cone (cyan dashed lines at +-atan(mu_f) about the normal,
+ * drawn back over the finger) and Mason's motion cone (white dashed arrows, the finger velocities
+ * for which it sticks, P60), labelled "motion cone: sticks" when the push (+x) lies between its
+ * edges: at 20 mm on the block it does for mu_f = 0.5 (edges at +39 and -6 degrees from +x) and
+ * not for 0.45 or 0.3 (both edges to the left of +x: the finger slides along the face, towards
+ * where it sticks), as in the reference.
  */
 #include "pf_scene_impl.h"
 

@@ -626,7 +626,7 @@ static void draw_global_hud(Viewer *v, int win_w, int win_h)
                            "Patch: green stick, red slip, blue stock / point friction.\n"
                            "CR centre of rotation, CA centre of zero acceleration.\n"
                            "Paths: a light tint of each body's colour. Balls: octants.\n"
-                           "Overlay: dashed = closed-form prediction (pinch d*, CA).";
+                           "Overlay: dashed = prediction (pinch d*, CA, push cones).";
         float hw = pfv_text_width(2.0f, help) + 30.0f, hh = 16 * PFV_FONT_LINE * 2.0f + 30.0f;
         float hx = 0.5f * ((float)win_w - hw), hy = 0.5f * ((float)win_h - hh);
         const float opaque[4] = {col_panel[0], col_panel[1], col_panel[2], 0.92f};

@@ -12,11 +12,12 @@
  * caps in quadrants, so that spin shows; grid lines on the ground plane (the checker's cells,
  * every 10th brighter) and on static or kinematic boxes such as the shaking table, moving with
  * them; the scene's overlay (pf_scene_overlay), e.g. the pinch's closed-form holding offset d*
- * (dashed white ticks on the bar) beside the grip point, or the eccentric push and the CA its
- * closed form predicts. The HUD shows time, state, N, |F|, M, friction mode and speed. Keys:
- * Space pause, S or . single step, R reset (clears the paths), + / - speed, F cycle friction
- * mode, V or Tab side-by-side stock vs patch, C camera follow, T paths, G grids, O overlay,
- * H help, Esc quit. Mouse: left drag orbits, right drag pans, wheel zooms. */
+ * (dashed white ticks on the bar) beside the grip point, the eccentric push and the CA its
+ * closed form predicts, or the push scene's friction and motion cones at the finger. The HUD shows
+ * time, state, N, |F|, M, friction mode and speed. Keys: Space pause, S or . single step, R reset
+ * (clears the paths), + / - speed, F cycle friction mode, V or Tab side-by-side stock vs patch, C
+ * camera follow, T paths, G grids, O overlay, H help, Esc quit. Mouse: left drag orbits, right drag
+ * pans, wheel zooms. */
 #ifndef PF_VIEWER_H
 #define PF_VIEWER_H
 

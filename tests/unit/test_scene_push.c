@@ -20,6 +20,10 @@
  *    in all eight cells (case x stepper; measured within 0.04 %);
  *  - tcase stock: stock friction's figures printed, not asserted (the block hardly turns); its
  *    finger keeps ODE's own bound (stock_lagged = 0: no patch in the world);
+ *  - tcase overlay: the viewer's overlay (pf_scene_overlay): the friction cone at atan(mu_f) about
+ *    the contact normal (to 1e-12), and the motion cone's edges against the reference: a finger
+ *    velocity 1e-5 rad inside an edge sticks, one outside slides (1e-7 rad passes too), the
+ *    label's verdict for the push along +x is the reference's finger state;
  *  - tcase keys: bad keys and values are errors naming them. */
 #include "pf_ref_push.h"
 #include "pf_scene.h"
