@@ -191,8 +191,9 @@ typedef enum pfOdeCoupling {
  *    mu_k sliding, at the step's midpoint twist (xi0 + xi1)/2, or at xi1 (backward Euler) when
  *    the patch stops within the step.
  * The Hertz radius follows the solver's N. Rolling-resistance rows (P18) stay in the adapter with
- * the previous step's N. Cost: one projection per patch per solver iteration, about 2.6 us (for
- * 1000 sliding boxes under QuickStep, 20 iterations, a step 12x the stock-friction step). In
+ * the previous step's N. Cost: one projection per patch per solver iteration (for 1000 sliding
+ * boxes under QuickStep, 20 iterations, a step about 1.5-1.7x the stock-friction step's time and
+ * 1.37x its instructions; docs/architecture.md, "What the in-solver coupling costs"). In
  * pfOdePatchInfo, wrench and normal_force are the solver's; bounds are the adapter's static
  * bounds while stuck and 0 while sliding (the solver's block has no row bounds). */
 
