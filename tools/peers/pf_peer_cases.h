@@ -40,9 +40,9 @@ static const double pf_peer_push_h[3] = {0.0, 0.005, 0.010}; ///< offsets h [m]
 /* A steel disk (cylinder, axis vertical) R = 0.05 m, height 0.005 m, m = 0.3 kg, mu = 0.3, resting
  * on a plane, launched at t = PF_PEER_SETTLE with v0 = 1 m/s along x and w0 = 20 rad/s about z
  * (R w0 = v0). Uniform pressure: the exact ratio eps = v / (R w) tends to 0.653 as both stop
- * together. Reported: eps at the last sample with |v| >= 0.05 v0 and |w| >= 0.05 w0 (both still
- * moving), the stop time of translation (|v| < 1e-3 m/s) and of spin (R |w| < 1e-3 m/s), measured
- * from the launch. */
+ * together (at the sample below it is 0.688; pf-report integrates the reference). Reported: eps at
+ * the last sample with |v| >= 0.05 v0 and |w| >= 0.05 w0 (both still moving), the stop time of
+ * translation (|v| < 1e-3 m/s) and of spin (R |w| < 1e-3 m/s), measured from the launch. */
 #define PF_PEER_DISK_R 0.05
 #define PF_PEER_DISK_HEIGHT 0.005
 #define PF_PEER_DISK_MASS 0.3
