@@ -37,7 +37,9 @@ int main(void)
     dGeomSetBody(box, body);
 
     pfError err;
-    if (pf_ode_create(world, NULL, &pf, &err) != PF_OK) {
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.stepper = PF_ODE_STEPPER_QUICK; /* PF_ODE_STEPPER_WORLD if you step with dWorldStep */
+    if (pf_ode_create(world, &cfg, &pf, &err) != PF_OK) {
         fprintf(stderr, "pf_ode_create: %s\n", err.message);
         return 1;
     }
@@ -62,7 +64,7 @@ int main(void)
         dBodyAddForce(body, F, 0, 0);
         dSpaceCollide(space, NULL, near_callback);
         pf_ode_before_step(pf, dt);
-        dWorldQuickStep(world, dt); /* or dWorldStep: the user's choice */
+        dWorldQuickStep(world, dt); /* the stepper declared in cfg */
         pf_ode_after_step(pf);
         dJointGroupEmpty(contacts);
     }
