@@ -1342,10 +1342,12 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
     /* the patches on each body this step: the in-solver coupling's friction-row CFM, and with
      * the adapter coupling the STOCK pairs that share a dynamic body with a patch, whose next
      * step may bound their friction by this step's normal force (pf_ode_normal_contacts) */
+    /* (only where that bound can be taken, stock_lag_force: no work for QuickStep's worlds) */
+    const int lag = !ctx->solver && ctx->cfg.stepper == PF_ODE_STEPPER_WORLD;
     int nstock = 0;
-    for (int a = 0; a < ctx->alive_count; ++a)
+    for (int a = 0; lag && a < ctx->alive_count; ++a)
         nstock += pf_ode_pair_at(ctx, ctx->alive[a])->persist.mat.mode == PF_ODE_MODE_STOCK;
-    const int mixed = !ctx->solver && nstock > 0 && nstock < ctx->alive_count;
+    const int mixed = lag && nstock > 0 && nstock < ctx->alive_count;
     for (int a = 0; (ctx->solver || mixed) && a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         if (p->persist.mat.mode == PF_ODE_MODE_STOCK) continue;
