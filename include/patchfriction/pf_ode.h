@@ -491,6 +491,9 @@ typedef struct pfOdeCounters {
                                  ///< body with a patch, adapter coupling, stepper WORLD
                                  ///< (pf_ode_normal_contacts, docs/architecture.md); 0 in a world
                                  ///< of STOCK pairs only
+    long long point_group_stops; ///< point patch-steps that slid too fast for their own kinetic
+                                 ///< friction to stop within the step, but were stopped by the
+                                 ///< points between the same two bodies together (P49c)
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).

@@ -768,6 +768,72 @@ static int point_stops(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in)
     return hypot(fx, fy) <= p->persist.mat.mu_k * in->N;
 }
 
+/* Most points of one body pair that point_group_stops shares a stop among */
+#define PF_ODE_POINT_GROUP_MAX 16
+
+/* Whether the point patches between p's two bodies stop them together within the step (P49c):
+ * a body on several points (a tripod, a box on its corners), each too weak alone to stop the
+ * body's slip (point_stops), can stop it together. The planar wrench at p's centre that brings
+ * the bodies' frictionless end-of-step twist there to rest, W = -(dt A)^-1 (xi0 + dt a_free) with
+ * A p's 3 x 3 Delassus block, is shared among the points (the pairs alive this step with the
+ * same two bodies, a point patch each, with a measured normal force and a normal parallel to
+ * p's) by the least squares split weighted by their capacities c_j = mu_k N_j:
+ * F_j = c_j^2 J_j^T (sum_k c_k^2 J_k J_k^T)^-1 W, J_j = [I; r_j x] with r_j the point's offset
+ * from p's centre. If every |F_j| <= c_j, kinetic friction stops the bodies (a sufficient test:
+ * the split need not be the best one). Without it, each point slid with one row along its slip
+ * and none across, and under QuickStep a tripod pushed sideways below mu_s m g could stay
+ * sliding in a two-step cycle (in 16 of 40 row orders). */
+static int point_group_stops(pfOdeContext *ctx, const pfOdePair *p, const stepinputs *in)
+{
+    const dBodyID b1 = p->step.b1, b2 = p->step.b2;
+    const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
+    double r[PF_ODE_POINT_GROUP_MAX][2], cap[PF_ODE_POINT_GROUP_MAX];
+    int m = 0;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        const pfOdePair *q = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (!((q->step.b1 == b1 && q->step.b2 == b2) || (q->step.b1 == b2 && q->step.b2 == b1)))
+            continue;
+        if (q->persist.mat.mode == PF_ODE_MODE_STOCK || q->step.kind != PF_ODE_KIND_POINT) continue;
+        if (q->step.ncontacts == 0) continue;
+        if (fabs(pf_ode_dot(q->step.n, n)) < PF_ODE_GROUP_PARALLEL) continue;
+        const double N = q == p ? in->N : (q->persist.has_n ? q->persist.n_meas : 0.0);
+        if (!(N > 0.0) || !isfinite(N)) continue;
+        if (m == PF_ODE_POINT_GROUP_MAX) return 0;
+        const double d[3] = {q->step.c[0] - c[0], q->step.c[1] - c[1], q->step.c[2] - c[2]};
+        r[m][0] = pf_ode_dot(d, x);
+        r[m][1] = pf_ode_dot(d, y);
+        cap[m] = q->persist.mat.mu_k * N;
+        ++m;
+    }
+    if (m < 2) return 0;
+    const double dt = in->dt;
+    double af[3], A[9];
+    pf_ode_patch_free_accel(ctx, p, in->dyn1, in->dyn2, in->f1, in->t1v, in->f2, in->t2v, af);
+    pf_ode_patch_delassus(ctx, p, in->dyn1, in->dyn2, A);
+    const double xi[3] = {in->tw.vx + dt * af[0], in->tw.vy + dt * af[1], in->tw.w + dt * af[2]};
+    double W[3];
+    if (!pf_ode_spd_solve3(A, xi, W)) return 0;
+    for (int k = 0; k < 3; ++k)
+        W[k] /= -dt;
+    /* S = sum c_j^2 J_j J_j^T, J_j J_j^T = [1 0 -ry; 0 1 rx; -ry rx rx^2+ry^2] */
+    double S[9] = {0};
+    for (int j = 0; j < m; ++j) {
+        const double w = cap[j] * cap[j], rx = r[j][0], ry = r[j][1];
+        S[0] += w, S[2] -= w * ry, S[4] += w, S[5] += w * rx;
+        S[8] += w * (rx * rx + ry * ry);
+    }
+    S[6] = S[2], S[7] = S[5];
+    double lam[3];
+    if (!pf_ode_spd_solve3(S, W, lam)) return 0;
+    for (int j = 0; j < m; ++j) {
+        const double w = cap[j] * cap[j];
+        const double fx = w * (lam[0] - r[j][1] * lam[2]), fy = w * (lam[1] + r[j][0] * lam[2]);
+        if (!(hypot(fx, fy) <= cap[j])) return 0;
+    }
+    ctx->counters.point_group_stops++;
+    return 1;
+}
+
 /* Friction of a degenerate patch (an edge shorter than PF_ODE_LINE_MIN_SPAN of the smaller geom,
  * a single point): the point's Coulomb law, |F| <= mu_s N at rest and F = -mu_k N v / |v|
  * sliding, the limit of the patch laws as the patch shrinks to a point (docs/physics.md P49a; no
@@ -789,7 +855,8 @@ static void point_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, ro
     const double N = in->N;
     p->step.point_dir_ok = p->step.point_slide = 0;
     /* a slip that kinetic friction stops within the step ends it at rest: the rest rows */
-    const int stops = !in->small && in->vt > 0.0 && point_stops(ctx, p, in);
+    const int stops =
+        !in->small && in->vt > 0.0 && (point_stops(ctx, p, in) || point_group_stops(ctx, p, in));
     if (stops) p->step.solver_at_rest = 1;
     if (in->small || !(in->vt > 0.0) || stops) { /* (vt = 0 at rest: no direction to slide along) */
         memcpy(rs->t1, x, sizeof rs->t1);
