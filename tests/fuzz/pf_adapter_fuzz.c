@@ -37,7 +37,10 @@
  *
  * Usage: pf-adapter-fuzz [--seeds A-B | --seed N] [--steps N] [--time-limit S] [--verbose]
  *                        [--replay] [--inline stock|patch] [--inject KIND]
- *                        [--coupling auto|adapter|solver]
+ *                        [--coupling auto|adapter|solver] [--mixed]
+ * --mixed keeps about 30 % of the geoms (plane included, drawn per seed from a stream of its own)
+ * in mode STOCK in the patch run as well, so STOCK pairs meet patched bodies (and
+ * pfOdeConfig.stepper is the scene's stepper, as a user declares it, in every run).
  * --coupling sets pfOdeConfig.coupling of the patch run (default auto: the in-solver coupling on
  * an ODE with the patch series, else the adapter's rows).
  * --replay lists the scene body by body and the two runs in full; --inline runs one of the two in
@@ -78,6 +81,7 @@ const char *__ubsan_default_options(void)
 #define FZ_SANITIZER_EXIT 66
 #define FZ_ABORT_EXIT 67 /* the child's ODE debug / error handler fired */
 #define FZ_MAX_BODIES 12
+#define FZ_MIXED_STOCK 0.3 /* --mixed: the share of geoms kept in mode STOCK in the patch run */
 #define FZ_MAX_JOINTS 4
 #define FZ_TEXT 200
 
@@ -151,6 +155,7 @@ typedef struct FzBody {
     int kinematic;
     int on; ///< -1: placed on the ground, else the body it was stacked on
     pfOdeMaterial mat;
+    int stock; ///< --mixed: this geom keeps mode STOCK in the patch run too
 } FzBody;
 
 typedef struct FzJoint {
@@ -165,6 +170,7 @@ typedef struct FzScene {
     int quick;
     double size_scale, mass_scale, speed_max; ///< the draw's scales, for the report line
     pfOdeMaterial ground;
+    int ground_stock; ///< --mixed: the plane keeps mode STOCK in the patch run too
     int nbodies, njoints, nkinematic;
     FzBody body[FZ_MAX_BODIES];
     FzJoint joint[FZ_MAX_JOINTS];
@@ -304,6 +310,19 @@ static void scene_draw(unsigned long long seed, FzScene *sc)
     }
 }
 
+/* --mixed: the patch run keeps some geoms in mode STOCK (ODE's point friction through the adapter)
+ * next to the patched ones. Drawn from a stream of its own, so the scene itself is the same as
+ * without --mixed. */
+static int fz_mixed = 0;
+
+static void mixed_draw(FzScene *sc)
+{
+    Rng r = {sc->seed * 0x9E3779B97F4A7C15ull + 7};
+    sc->ground_stock = uni(&r) < FZ_MIXED_STOCK;
+    for (int i = 0; i < sc->nbodies; ++i)
+        sc->body[i].stock = uni(&r) < FZ_MIXED_STOCK;
+}
+
 static const char *stepper_name(int quick)
 {
     return quick ? "quick" : "world";
@@ -315,11 +334,17 @@ static void scene_line(const FzScene *sc, char *buf, size_t n)
     int count[4] = {0, 0, 0, 0};
     for (int i = 0; i < sc->nbodies; ++i)
         count[sc->body[i].shape]++;
-    snprintf(buf, n,
-             "bodies=%d (box %d, sphere %d, capsule %d, cylinder %d) joints=%d kinematic=%d "
-             "dt=%.3g stepper=%s size=%.3g m mass=%.3g kg v0max=%.3g m/s",
-             sc->nbodies, count[0], count[1], count[2], count[3], sc->njoints, sc->nkinematic,
-             sc->dt, stepper_name(sc->quick), sc->size_scale, sc->mass_scale, sc->speed_max);
+    int nstock = sc->ground_stock;
+    for (int i = 0; i < sc->nbodies; ++i)
+        nstock += sc->body[i].stock;
+    int k =
+        snprintf(buf, n,
+                 "bodies=%d (box %d, sphere %d, capsule %d, cylinder %d) joints=%d kinematic=%d "
+                 "dt=%.3g stepper=%s size=%.3g m mass=%.3g kg v0max=%.3g m/s",
+                 sc->nbodies, count[0], count[1], count[2], count[3], sc->njoints, sc->nkinematic,
+                 sc->dt, stepper_name(sc->quick), sc->size_scale, sc->mass_scale, sc->speed_max);
+    if (fz_mixed && k > 0 && (size_t)k < n)
+        snprintf(buf + k, n - (size_t)k, " stock_geoms=%d of %d", nstock, sc->nbodies + 1);
 }
 
 static void material_print(const char *what, const pfOdeMaterial *m)
@@ -334,8 +359,9 @@ static void scene_print(const FzScene *sc)
 {
     char line[512];
     scene_line(sc, line, sizeof line);
-    printf("seed %llu: %s\n", sc->seed, line);
-    material_print("ground", &sc->ground);
+    printf("seed %llu: %s%s\n", sc->seed, line,
+           fz_mixed ? " (* : mode STOCK in the patch run as well)" : "");
+    material_print(sc->ground_stock ? "ground*" : "ground", &sc->ground);
     for (int i = 0; i < sc->nbodies; ++i) {
         const FzBody *b = &sc->body[i];
         printf("  body %d: %s dims %.3g %.3g %.3g mass %.3g%s on %d pos %.4g %.4g %.4g "
@@ -345,7 +371,7 @@ static void scene_print(const FzScene *sc)
                b->quat[1], b->quat[2], b->quat[3], b->vel[0], b->vel[1], b->vel[2], b->avel[0],
                b->avel[1], b->avel[2]);
         char what[32];
-        snprintf(what, sizeof what, "body %d", i);
+        snprintf(what, sizeof what, "body %d%s", i, b->stock ? "*" : "");
         material_print(what, &b->mat);
     }
     for (int j = 0; j < sc->njoints; ++j) {
@@ -512,12 +538,15 @@ static void world_build(const FzScene *sc, int stock, FzWorld *w)
     pfError err;
     pfOdeConfig cfg = pf_ode_default_config();
     cfg.coupling = fz_coupling;
+    /* the stepper the scene uses, as a user declares it (it matters only for STOCK geoms next
+     * to patched ones, --mixed) */
+    cfg.stepper = sc->quick ? PF_ODE_STEPPER_QUICK : PF_ODE_STEPPER_WORLD;
     if (pf_ode_create(w->world, &cfg, &w->pf, &err) != PF_OK) {
         child_report->kind = FZ_STATUS;
         snprintf(child_report->status_text, FZ_TEXT, "pf_ode_create: %.150s", err.message);
         return;
     }
-    set_material(w, dCreatePlane(w->space, 0, 0, 1, 0), &sc->ground, stock);
+    set_material(w, dCreatePlane(w->space, 0, 0, 1, 0), &sc->ground, stock || sc->ground_stock);
     for (int i = 0; i < sc->nbodies; ++i) {
         const FzBody *b = &sc->body[i];
         dBodyID body = dBodyCreate(w->world);
@@ -549,7 +578,7 @@ static void world_build(const FzScene *sc, int stock, FzWorld *w)
         dBodySetLinearVel(body, b->vel[0], b->vel[1], b->vel[2]);
         dBodySetAngularVel(body, b->avel[0], b->avel[1], b->avel[2]);
         if (b->kinematic) dBodySetKinematic(body);
-        set_material(w, g, &b->mat, stock);
+        set_material(w, g, &b->mat, stock || b->stock);
         w->body[i] = body;
     }
     for (int j = 0; j < sc->njoints; ++j) {
@@ -751,7 +780,7 @@ static void usage(FILE *f)
 {
     fprintf(f, "usage: pf-adapter-fuzz [--seeds A-B | --seed N] [--steps N] [--time-limit S] "
                "[--verbose] [--replay] [--inline stock|patch] [--inject KIND] "
-               "[--coupling auto|adapter|solver]\n");
+               "[--coupling auto|adapter|solver] [--mixed]\n");
 }
 
 int main(int argc, char **argv)
@@ -760,7 +789,7 @@ int main(int argc, char **argv)
     long steps = 200;
     unsigned time_limit = 60;
     int verbose = 0, replay = 0, inline_run = -1;
-    long speed_blowups = 0;
+    long speed_blowups = 0, lagged_scenes = 0;
     for (int i = 1; i < argc; ++i) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--seeds") && v) {
@@ -793,6 +822,8 @@ int main(int argc, char **argv)
             ++i;
         } else if (!strcmp(a, "--verbose")) {
             verbose = 1;
+        } else if (!strcmp(a, "--mixed")) {
+            fz_mixed = 1;
         } else if (!strcmp(a, "--replay")) {
             replay = 1;
             verbose = 1;
@@ -840,6 +871,7 @@ int main(int argc, char **argv)
     if (inline_run >= 0) {
         FzScene sc;
         scene_draw(first, &sc);
+        if (fz_mixed) mixed_draw(&sc);
         scene_print(&sc);
         run_inline(&sc, inline_run, steps);
         return 0;
@@ -859,6 +891,7 @@ int main(int argc, char **argv)
     for (unsigned long long seed = first; seed <= last; ++seed) {
         FzScene sc;
         scene_draw(seed, &sc);
+        if (fz_mixed) mixed_draw(&sc);
         if (replay) scene_print(&sc);
         FzRun stock, patch;
         run_forked(&sc, 1, steps, time_limit, shared, &stock);
@@ -891,11 +924,13 @@ int main(int argc, char **argv)
                 nds += k > 0 ? (size_t)k : 0;
             }
             printf("DEFECT seed=%llu kind=%s | patch: %s | stock: %s | %s | replay: "
-                   "pf-adapter-fuzz --seed %llu --steps %ld --replay\n",
-                   seed, kind_names[d], pdesc, sdesc, line, seed, steps);
+                   "pf-adapter-fuzz --seed %llu --steps %ld%s --replay\n",
+                   seed, kind_names[d], pdesc, sdesc, line, seed, steps,
+                   fz_mixed ? " --mixed" : "");
         } else if (verbose) {
             printf("ok     seed=%llu | patch: %s | stock: %s | %s\n", seed, pdesc, sdesc, line);
         }
+        lagged_scenes += patch.rep.counters.stock_lagged > 0;
         if (patch.rep.max_speed > 10.0 * stock.rep.max_speed + 1.0) {
             ++speed_blowups;
             if (verbose)
@@ -904,10 +939,11 @@ int main(int argc, char **argv)
         }
         if (replay) {
             printf("  patch counters: patches %lld stick %lld slip %lld point %lld breakaways %lld "
-                   "dropped_nonfinite %lld\n",
+                   "dropped_nonfinite %lld stock %lld stock_lagged %lld\n",
                    patch.rep.counters.patches, patch.rep.counters.stick_steps,
                    patch.rep.counters.slip_steps, patch.rep.counters.point_fallbacks,
-                   patch.rep.counters.breakaways, patch.rep.counters.dropped_nonfinite);
+                   patch.rep.counters.breakaways, patch.rep.counters.dropped_nonfinite,
+                   patch.rep.counters.stock_steps, patch.rep.counters.stock_lagged);
         }
         fflush(stdout);
     }
@@ -921,7 +957,10 @@ int main(int argc, char **argv)
     printf("; patch defects: %ld (", defects);
     for (int k = 1; k < FZ_KIND_COUNT; ++k)
         printf("%s%s %ld", k > 1 ? ", " : "", kind_names[k], defect_by[k]);
-    printf("); patch max speed > 10 x stock's (not counted as a defect): %ld\n", speed_blowups);
+    printf("); patch max speed > 10 x stock's (not counted as a defect): %ld", speed_blowups);
+    if (fz_mixed)
+        printf("; --mixed: scenes whose STOCK contacts took the lagged bound: %ld", lagged_scenes);
+    printf("\n");
     if (defects) printf("pf-adapter-fuzz: patch defect seeds:%s\n", defect_seeds);
     munmap(shared, sizeof(FzReport));
     if (inject != FZ_OK) {
