@@ -754,7 +754,10 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->chunks);
     free(ctx->free_list);
     free(ctx->alive);
-    if (ctx->scratch) free(ctx->scratch->joints);
+    if (ctx->scratch) {
+        free(ctx->scratch->joints);
+        free(ctx->scratch->loads);
+    }
     free(ctx->scratch);
     free(ctx->pair_hash);
     free(ctx->mat_keys);

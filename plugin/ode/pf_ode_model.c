@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Inertia about the unit axis n through the mass centre, world frame. */
@@ -100,6 +101,80 @@ pfOdeJointClass pf_ode_classify_joint(const pfOdeContext *ctx, const pfOdePair *
     dBodyID other = a0 == b ? a1 : a0;
     if (!pf_ode_is_dynamic(other) && world_type(j)) return PF_ODE_JOINT_WORLD;
     return fb ? PF_ODE_JOINT_LOAD : PF_ODE_JOINT_UNKNOWN;
+}
+
+/* Body b's joints as pf_ode_classify_joint sorts them, but for which pair asks: the ones whose
+ * feedback is a load (LOAD, or OWN for the pair they belong to) in the list's order, and whether
+ * one is UNKNOWN. Kept per body within one pf_ode_after_step call (the joint list's lifetime);
+ * NULL outside it, for an untracked body or out of memory. */
+static const pfOdeLoadJoint *body_load_joints(const pfOdeContext *ctx, dBodyID b, int *count,
+                                              int *unknown)
+{
+    pfOdeBodyEntry *e = ctx->lists_ok && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    pfOdeScratch *sc = ctx->scratch;
+    if (!e || !sc) return NULL;
+    if (e->loads_epoch != ctx->model_epoch) {
+        const dJointID *list = NULL;
+        const int nj = pf_ode_body_joint_list(ctx, b, &list);
+        if (nj < 0) return NULL;
+        if (sc->loads_len + nj > sc->loads_cap) {
+            int ncap = sc->loads_cap ? sc->loads_cap : 256;
+            while (ncap < sc->loads_len + nj)
+                ncap *= 2;
+            pfOdeLoadJoint *nl = realloc(sc->loads, (size_t)ncap * sizeof *nl);
+            if (!nl) return NULL;
+            sc->loads = nl;
+            sc->loads_cap = ncap;
+        }
+        pfOdeLoadJoint *out = sc->loads + sc->loads_len;
+        int n = 0, unk = 0;
+        for (int i = 0; i < nj; ++i) {
+            /* pf_ode_classify_joint's cases, less the pair's own (decided per pair) */
+            dJointID j = list[i];
+            if (!dJointIsEnabled(j)) continue; /* IGNORE */
+            const dJointFeedback *fb = dJointGetFeedback(j);
+            const int adapter = dJointGetData(j) == (void *)ctx;
+            if (!adapter) {
+                dBodyID a0 = dJointGetBody(j, 0), a1 = dJointGetBody(j, 1);
+                dBodyID other = a0 == b ? a1 : a0;
+                if (!pf_ode_is_dynamic(other) && world_type(j)) continue; /* WORLD */
+            }
+            if (!fb) {
+                unk = 1; /* UNKNOWN */
+                continue;
+            }
+            out[n].fb = fb;
+            out[n].first = pf_ode_joint_body_is_first(j, b);
+            out[n].adapter = adapter;
+            n++;
+        }
+        e->loads_epoch = ctx->model_epoch;
+        e->loads_off = sc->loads_len;
+        e->loads_n = n;
+        e->loads_unknown = unk;
+        sc->loads_len += n;
+    }
+    *count = e->loads_n;
+    *unknown = e->loads_unknown;
+    return sc->loads + e->loads_off;
+}
+
+int pf_ode_load_sum(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, double *f, double *t,
+                    int *unknown)
+{
+    int n = 0;
+    const pfOdeLoadJoint *lj = body_load_joints(ctx, b, &n, unknown);
+    if (!lj) return 0;
+    for (int i = 0; i < n; ++i) {
+        if (lj[i].adapter && pair_owns(p, lj[i].fb)) continue; /* OWN */
+        const dReal *jf = lj[i].first ? lj[i].fb->f1 : lj[i].fb->f2;
+        const dReal *jt = lj[i].first ? lj[i].fb->t1 : lj[i].fb->t2;
+        for (int k = 0; k < 3; ++k) {
+            f[k] += jf[k];
+            t[k] += jt[k];
+        }
+    }
+    return 1;
 }
 
 void pf_ode_model_minv_apply(const pfOdeBodyModel *bm, const double *x, double *out)
@@ -304,8 +379,12 @@ static void body_joints(const pfOdeContext *ctx, pfOdeBodyEntry *e, const pfOdeP
         return;
     }
     *unknown = *nworld = 0;
-    for (int i = 0, nj = dBodyGetNumJoints(b); i < nj && !*unknown; ++i) {
-        dJointID j = dBodyGetJoint(b, i);
+    /* (pf_ode_after_step's list when there is one: dBodyGetJoint(b, i) walks i nodes) */
+    const dJointID *list = NULL;
+    int nj = ctx ? pf_ode_body_joint_list(ctx, b, &list) : -1;
+    if (nj < 0) nj = dBodyGetNumJoints(b);
+    for (int i = 0; i < nj && !*unknown; ++i) {
+        dJointID j = list ? list[i] : dBodyGetJoint(b, i);
         pfOdeJointClass jc = pf_ode_classify_joint(ctx, p, j, b);
         *unknown = jc == PF_ODE_JOINT_UNKNOWN;
         if (jc == PF_ODE_JOINT_WORLD && ++*nworld <= PF_ODE_BODY_WORLD) world[*nworld - 1] = j;
@@ -340,7 +419,8 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
     const int base = bm->nq;
     for (int i = 0; i < nworld && i < PF_ODE_BODY_WORLD; ++i)
         pf_ode_model_joint_rows(bm, world[i], b);
-    for (int i = 0, seen = 0, nj = dBodyGetNumJoints(b); nworld > PF_ODE_BODY_WORLD && i < nj;
+    /* (the joint count only when it is needed: dBodyGetNumJoints walks the body's list) */
+    for (int i = 0, seen = 0, nj = nworld > PF_ODE_BODY_WORLD ? dBodyGetNumJoints(b) : 0; i < nj;
          ++i) {
         dJointID j = dBodyGetJoint(b, i);
         if (pf_ode_classify_joint(ctx, p, j, b) == PF_ODE_JOINT_WORLD && ++seen > PF_ODE_BODY_WORLD)
@@ -352,11 +432,9 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
 /* Patch rows of body b in twist coordinates (vx, vy, w) at c: J_i = (e_i, (c - G) x e_i) for the
  * tangents, (0, n) for the spin. Adds sign * J P J^T to A, sign * J P L to a and
  * sign * J M^-1 L to araw. */
-void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, const double *f,
-                              const double *t, double sign, double *A, double *a, double *araw)
+static void patch_rows(const pfOdeBodyModel *bm, const pfOdePair *p, double J[3][6])
 {
-    double J[3][6], PJ[3][6],
-        r[3] = {p->step.c[0] - bm->G[0], p->step.c[1] - bm->G[1], p->step.c[2] - bm->G[2]};
+    double r[3] = {p->step.c[0] - bm->G[0], p->step.c[1] - bm->G[1], p->step.c[2] - bm->G[2]};
     const double *e[2] = {p->step.x, p->step.y};
     for (int i = 0; i < 2; ++i) {
         memcpy(J[i], e[i], 3 * sizeof(double));
@@ -364,6 +442,13 @@ void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, cons
     }
     J[2][0] = J[2][1] = J[2][2] = 0.0;
     memcpy(J[2] + 3, p->step.n, 3 * sizeof(double));
+}
+
+void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, const double *f,
+                              const double *t, double sign, double *A, double *a, double *araw)
+{
+    double J[3][6], PJ[3][6];
+    patch_rows(bm, p, J);
     double L[6] = {f[0], f[1], f[2], t[0], t[1], t[2]}, PL[6], ML[6];
     pf_ode_model_project(bm, L, PL);
     pf_ode_model_minv_apply(bm, L, ML);
@@ -374,6 +459,19 @@ void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, cons
         araw[i] += sign * dot6(J[i], ML);
         for (int k = 0; k < 3; ++k)
             A[3 * i + k] += dot6(J[i], PJ[k]); /* A adds for both bodies (relative twist) */
+    }
+}
+
+/* The diagonal of pf_ode_model_patch_block's J P J^T alone, by the same operations (so equal to
+ * what that block adds to a zero A, up to the sign of a zero): the holder test reads only this
+ * trace, and skips the loads and the off-diagonal products. */
+void pf_ode_model_patch_diag(const pfOdeBodyModel *bm, const pfOdePair *p, double *d)
+{
+    double J[3][6], PJ[6];
+    patch_rows(bm, p, J);
+    for (int i = 0; i < 3; ++i) {
+        pf_ode_model_project(bm, J[i], PJ);
+        d[i] = dot6(J[i], PJ);
     }
 }
 
