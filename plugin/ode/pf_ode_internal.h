@@ -381,6 +381,9 @@ int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b);
 /// list from its head on every call): *out points at the list until the next call; -1 outside
 /// pf_ode_after_step, for an untracked body or out of memory (then read them from ODE).
 int pf_ode_body_joint_list(const pfOdeContext *ctx, dBodyID b, const dJointID **out);
+/// pf_ode_body_joint_list for a body whose entry e the caller has looked up already (NULL: -1).
+int pf_ode_entry_joint_list(const pfOdeContext *ctx, pfOdeBodyEntry *e, dBodyID b,
+                            const dJointID **out);
 /// Body b's entry in the context's table, or NULL (0 or an untracked body).
 pfOdeBodyEntry *pf_ode_body_entry(const pfOdeContext *ctx, dBodyID b);
 /// 1 if both bodies of a pair are alive (pf_ode_body_alive).

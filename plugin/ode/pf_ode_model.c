@@ -115,7 +115,7 @@ static const pfOdeLoadJoint *body_load_joints(const pfOdeContext *ctx, dBodyID b
     if (!e || !sc) return NULL;
     if (e->loads_epoch != ctx->model_epoch) {
         const dJointID *list = NULL;
-        const int nj = pf_ode_body_joint_list(ctx, b, &list);
+        const int nj = pf_ode_entry_joint_list(ctx, e, b, &list);
         if (nj < 0) return NULL;
         if (sc->loads_len + nj > sc->loads_cap) {
             int ncap = sc->loads_cap ? sc->loads_cap : 256;
@@ -134,9 +134,9 @@ static const pfOdeLoadJoint *body_load_joints(const pfOdeContext *ctx, dBodyID b
             if (!dJointIsEnabled(j)) continue; /* IGNORE */
             const dJointFeedback *fb = dJointGetFeedback(j);
             const int adapter = dJointGetData(j) == (void *)ctx;
+            dBodyID a0 = dJointGetBody(j, 0);
             if (!adapter) {
-                dBodyID a0 = dJointGetBody(j, 0), a1 = dJointGetBody(j, 1);
-                dBodyID other = a0 == b ? a1 : a0;
+                dBodyID other = a0 == b ? dJointGetBody(j, 1) : a0;
                 if (!pf_ode_is_dynamic(other) && world_type(j)) continue; /* WORLD */
             }
             if (!fb) {
@@ -144,7 +144,7 @@ static const pfOdeLoadJoint *body_load_joints(const pfOdeContext *ctx, dBodyID b
                 continue;
             }
             out[n].fb = fb;
-            out[n].first = pf_ode_joint_body_is_first(j, b);
+            out[n].first = a0 == b || a0 == NULL; /* pf_ode_joint_body_is_first */
             out[n].adapter = adapter;
             n++;
         }
