@@ -253,9 +253,10 @@ typedef struct pfOdeBodyEntry {
 
 /// A joint on a body whose last feedback is a load on it (pf_ode_load_sum).
 typedef struct pfOdeLoadJoint {
+    dJointID joint;
     const dJointFeedback *fb; ///< its feedback
-    int first;                ///< fb's f1 / t1 are the body's (pf_ode_joint_body_is_first)
-    int adapter;              ///< one of the adapter's joints: its own pair skips it (OWN)
+    int first;   ///< fb's f1 / t1 are the body's (pf_ode_joint_body_is_first); -1: not read yet
+    int adapter; ///< one of the adapter's joints: its own pair skips it (OWN)
 } pfOdeLoadJoint;
 
 /// Lists kept for one pf_ode_after_step call; behind a pointer, so that functions reading a const

@@ -103,77 +103,82 @@ pfOdeJointClass pf_ode_classify_joint(const pfOdeContext *ctx, const pfOdePair *
     return fb ? PF_ODE_JOINT_LOAD : PF_ODE_JOINT_UNKNOWN;
 }
 
-/* Body b's joints as pf_ode_classify_joint sorts them, but for which pair asks: the ones whose
- * feedback is a load (LOAD, or OWN for the pair they belong to) in the list's order, and whether
- * one is UNKNOWN. Kept per body within one pf_ode_after_step call (the joint list's lifetime);
- * NULL outside it, for an untracked body or out of memory. */
-static const pfOdeLoadJoint *body_load_joints(const pfOdeContext *ctx, dBodyID b, int *count,
-                                              int *unknown)
+/* Adds a load joint's last force and torque on its body b (pf_ode_load_sum). Which side of the
+ * feedback is b's is read from ODE when first needed: a pair's own joints are not summed for it,
+ * and a body with one pair never needs theirs. */
+static void add_load(pfOdeLoadJoint *lj, dBodyID b, double *f, double *t)
 {
-    pfOdeBodyEntry *e = ctx->lists_ok && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
-    pfOdeScratch *sc = ctx->scratch;
-    if (!e || !sc) return NULL;
-    if (e->loads_epoch != ctx->model_epoch) {
-        const dJointID *list = NULL;
-        const int nj = pf_ode_entry_joint_list(ctx, e, b, &list);
-        if (nj < 0) return NULL;
-        if (sc->loads_len + nj > sc->loads_cap) {
-            int ncap = sc->loads_cap ? sc->loads_cap : 256;
-            while (ncap < sc->loads_len + nj)
-                ncap *= 2;
-            pfOdeLoadJoint *nl = realloc(sc->loads, (size_t)ncap * sizeof *nl);
-            if (!nl) return NULL;
-            sc->loads = nl;
-            sc->loads_cap = ncap;
-        }
-        pfOdeLoadJoint *out = sc->loads + sc->loads_len;
-        int n = 0, unk = 0;
-        for (int i = 0; i < nj; ++i) {
-            /* pf_ode_classify_joint's cases, less the pair's own (decided per pair) */
-            dJointID j = list[i];
-            if (!dJointIsEnabled(j)) continue; /* IGNORE */
-            const dJointFeedback *fb = dJointGetFeedback(j);
-            const int adapter = dJointGetData(j) == (void *)ctx;
-            dBodyID a0 = dJointGetBody(j, 0);
-            if (!adapter) {
-                dBodyID other = a0 == b ? dJointGetBody(j, 1) : a0;
-                if (!pf_ode_is_dynamic(other) && world_type(j)) continue; /* WORLD */
-            }
-            if (!fb) {
-                unk = 1; /* UNKNOWN */
-                continue;
-            }
-            out[n].fb = fb;
-            out[n].first = a0 == b || a0 == NULL; /* pf_ode_joint_body_is_first */
-            out[n].adapter = adapter;
-            n++;
-        }
-        e->loads_epoch = ctx->model_epoch;
-        e->loads_off = sc->loads_len;
-        e->loads_n = n;
-        e->loads_unknown = unk;
-        sc->loads_len += n;
+    if (lj->first < 0) lj->first = pf_ode_joint_body_is_first(lj->joint, b);
+    const dReal *jf = lj->first ? lj->fb->f1 : lj->fb->f2;
+    const dReal *jt = lj->first ? lj->fb->t1 : lj->fb->t2;
+    for (int k = 0; k < 3; ++k) {
+        f[k] += jf[k];
+        t[k] += jt[k];
     }
-    *count = e->loads_n;
-    *unknown = e->loads_unknown;
-    return sc->loads + e->loads_off;
 }
 
+/* Body b's joints as pf_ode_classify_joint sorts them, but for which pair asks: the ones whose
+ * feedback is a load (LOAD, or OWN for the pair they belong to) in the list's order, and whether
+ * one is UNKNOWN; kept per body within one pf_ode_after_step call (the joint list's lifetime).
+ * The first pair to ask builds the list and sums its loads in the same pass, so a body with one
+ * pair pays no more than a sum joint by joint. */
 int pf_ode_load_sum(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, double *f, double *t,
                     int *unknown)
 {
-    int n = 0;
-    const pfOdeLoadJoint *lj = body_load_joints(ctx, b, &n, unknown);
-    if (!lj) return 0;
-    for (int i = 0; i < n; ++i) {
-        if (lj[i].adapter && pair_owns(p, lj[i].fb)) continue; /* OWN */
-        const dReal *jf = lj[i].first ? lj[i].fb->f1 : lj[i].fb->f2;
-        const dReal *jt = lj[i].first ? lj[i].fb->t1 : lj[i].fb->t2;
-        for (int k = 0; k < 3; ++k) {
-            f[k] += jf[k];
-            t[k] += jt[k];
-        }
+    pfOdeBodyEntry *e = ctx->lists_ok && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    pfOdeScratch *sc = ctx->scratch;
+    if (!e || !sc) return 0;
+    if (e->loads_epoch == ctx->model_epoch) {
+        pfOdeLoadJoint *lj = sc->loads + e->loads_off;
+        for (int i = 0; i < e->loads_n; ++i)
+            if (!(lj[i].adapter && pair_owns(p, lj[i].fb))) add_load(&lj[i], b, f, t); /* not OWN */
+        *unknown = e->loads_unknown;
+        return 1;
     }
+    const dJointID *list = NULL;
+    const int nj = pf_ode_entry_joint_list(ctx, e, b, &list);
+    if (nj < 0) return 0;
+    if (sc->loads_len + nj > sc->loads_cap) {
+        int ncap = sc->loads_cap ? sc->loads_cap : 256;
+        while (ncap < sc->loads_len + nj)
+            ncap *= 2;
+        pfOdeLoadJoint *nl = realloc(sc->loads, (size_t)ncap * sizeof *nl);
+        if (!nl) return 0;
+        sc->loads = nl;
+        sc->loads_cap = ncap;
+    }
+    pfOdeLoadJoint *out = sc->loads + sc->loads_len;
+    int n = 0, unk = 0;
+    for (int i = 0; i < nj; ++i) {
+        /* pf_ode_classify_joint's cases; the pair's own (OWN) are kept for the other pairs */
+        dJointID j = list[i];
+        if (!dJointIsEnabled(j)) continue; /* IGNORE */
+        const dJointFeedback *fb = dJointGetFeedback(j);
+        const int adapter = dJointGetData(j) == (void *)ctx;
+        int first = -1;
+        if (!adapter) {
+            dBodyID a0 = dJointGetBody(j, 0);
+            dBodyID other = a0 == b ? dJointGetBody(j, 1) : a0;
+            if (!pf_ode_is_dynamic(other) && world_type(j)) continue; /* WORLD */
+            first = a0 == b || a0 == NULL; /* pf_ode_joint_body_is_first */
+        }
+        if (!fb) {
+            unk = 1; /* UNKNOWN */
+            continue;
+        }
+        out[n].joint = j;
+        out[n].fb = fb;
+        out[n].first = first;
+        out[n].adapter = adapter;
+        if (!(adapter && pair_owns(p, fb))) add_load(&out[n], b, f, t); /* not OWN */
+        n++;
+    }
+    e->loads_epoch = ctx->model_epoch;
+    e->loads_off = sc->loads_len;
+    e->loads_n = n;
+    e->loads_unknown = unk;
+    sc->loads_len += n;
+    *unknown = unk;
     return 1;
 }
 
