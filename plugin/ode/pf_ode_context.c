@@ -361,6 +361,12 @@ pfOdeBodyEntry *pf_ode_body_entry(const pfOdeContext *ctx, dBodyID b)
 int pf_ode_body_joint_list(const pfOdeContext *ctx, dBodyID b, const dJointID **out)
 {
     pfOdeBodyEntry *e = ctx->lists_ok && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    return pf_ode_entry_joint_list(ctx, e, b, out);
+}
+
+int pf_ode_entry_joint_list(const pfOdeContext *ctx, pfOdeBodyEntry *e, dBodyID b,
+                            const dJointID **out)
+{
     pfOdeScratch *sc = ctx->scratch;
     if (!e || !sc) return -1;
     if (e->list_epoch != ctx->model_epoch) {
@@ -754,7 +760,10 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->chunks);
     free(ctx->free_list);
     free(ctx->alive);
-    if (ctx->scratch) free(ctx->scratch->joints);
+    if (ctx->scratch) {
+        free(ctx->scratch->joints);
+        free(ctx->scratch->loads);
+    }
     free(ctx->scratch);
     free(ctx->pair_hash);
     free(ctx->mat_keys);

@@ -158,6 +158,10 @@ typedef struct pfOdePairStep {
 
     int lag_used; ///< STOCK: the contact's friction is bounded by the last step's N
 
+    /* pf_ode_after_step's holder test (holder_immobile), once per pair and call */
+    unsigned long holder_epoch; ///< the model_epoch holder_immobile[] was worked out in
+    int holder_immobile[2];     ///< body 1 / body 2 is held against a body that does not move
+
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
     double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]
     int has_surf; ///< 1: a surface moves; the friction acts on the slip relative to it
@@ -241,13 +245,27 @@ typedef struct pfOdeBodyEntry {
     /* its mobility (pf_ode_mobility) as the body model reads it, for mob_epoch == model_epoch */
     unsigned long mob_epoch;
     pfOdeMobility mob;
+    /* its joints that are loads (pf_ode_load_sum): loads_n of them from loads_off in the
+     * context's scratch, and whether one is UNKNOWN, for loads_epoch == model_epoch */
+    unsigned long loads_epoch;
+    int loads_off, loads_n, loads_unknown;
 } pfOdeBodyEntry;
+
+/// A joint on a body whose last feedback is a load on it (pf_ode_load_sum).
+typedef struct pfOdeLoadJoint {
+    dJointID joint;
+    const dJointFeedback *fb; ///< its feedback
+    int first;   ///< fb's f1 / t1 are the body's (pf_ode_joint_body_is_first); -1: not read yet
+    int adapter; ///< one of the adapter's joints: its own pair skips it (OWN)
+} pfOdeLoadJoint;
 
 /// Lists kept for one pf_ode_after_step call; behind a pointer, so that functions reading a const
 /// context may fill it.
 typedef struct pfOdeScratch {
     dJointID *joints; ///< the bodies' joint lists (pfOdeBodyEntry.list_*)
     int len, cap;
+    pfOdeLoadJoint *loads; ///< the bodies' load joints (pfOdeBodyEntry.loads_*)
+    int loads_len, loads_cap;
 } pfOdeScratch;
 
 /// Who a material was set for: the geom's class and body then (pf_ode_material_for).
@@ -364,6 +382,9 @@ int pf_ode_body_patches(const pfOdeContext *ctx, dBodyID b);
 /// list from its head on every call): *out points at the list until the next call; -1 outside
 /// pf_ode_after_step, for an untracked body or out of memory (then read them from ODE).
 int pf_ode_body_joint_list(const pfOdeContext *ctx, dBodyID b, const dJointID **out);
+/// pf_ode_body_joint_list for a body whose entry e the caller has looked up already (NULL: -1).
+int pf_ode_entry_joint_list(const pfOdeContext *ctx, pfOdeBodyEntry *e, dBodyID b,
+                            const dJointID **out);
 /// Body b's entry in the context's table, or NULL (0 or an untracked body).
 pfOdeBodyEntry *pf_ode_body_entry(const pfOdeContext *ctx, dBodyID b);
 /// 1 if both bodies of a pair are alive (pf_ode_body_alive).

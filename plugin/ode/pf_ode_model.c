@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Inertia about the unit axis n through the mass centre, world frame. */
@@ -100,6 +101,85 @@ pfOdeJointClass pf_ode_classify_joint(const pfOdeContext *ctx, const pfOdePair *
     dBodyID other = a0 == b ? a1 : a0;
     if (!pf_ode_is_dynamic(other) && world_type(j)) return PF_ODE_JOINT_WORLD;
     return fb ? PF_ODE_JOINT_LOAD : PF_ODE_JOINT_UNKNOWN;
+}
+
+/* Adds a load joint's last force and torque on its body b (pf_ode_load_sum). Which side of the
+ * feedback is b's is read from ODE when first needed: a pair's own joints are not summed for it,
+ * and a body with one pair never needs theirs. */
+static void add_load(pfOdeLoadJoint *lj, dBodyID b, double *f, double *t)
+{
+    if (lj->first < 0) lj->first = pf_ode_joint_body_is_first(lj->joint, b);
+    const dReal *jf = lj->first ? lj->fb->f1 : lj->fb->f2;
+    const dReal *jt = lj->first ? lj->fb->t1 : lj->fb->t2;
+    for (int k = 0; k < 3; ++k) {
+        f[k] += jf[k];
+        t[k] += jt[k];
+    }
+}
+
+/* Body b's joints as pf_ode_classify_joint sorts them, but for which pair asks: the ones whose
+ * feedback is a load (LOAD, or OWN for the pair they belong to) in the list's order, and whether
+ * one is UNKNOWN; kept per body within one pf_ode_after_step call (the joint list's lifetime).
+ * The first pair to ask builds the list and sums its loads in the same pass, so a body with one
+ * pair pays no more than a sum joint by joint. */
+int pf_ode_load_sum(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, double *f, double *t,
+                    int *unknown)
+{
+    pfOdeBodyEntry *e = ctx->lists_ok && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    pfOdeScratch *sc = ctx->scratch;
+    if (!e || !sc) return 0;
+    if (e->loads_epoch == ctx->model_epoch) {
+        pfOdeLoadJoint *lj = sc->loads + e->loads_off;
+        for (int i = 0; i < e->loads_n; ++i)
+            if (!(lj[i].adapter && pair_owns(p, lj[i].fb))) add_load(&lj[i], b, f, t); /* not OWN */
+        *unknown = e->loads_unknown;
+        return 1;
+    }
+    const dJointID *list = NULL;
+    const int nj = pf_ode_entry_joint_list(ctx, e, b, &list);
+    if (nj < 0) return 0;
+    if (sc->loads_len + nj > sc->loads_cap) {
+        int ncap = sc->loads_cap ? sc->loads_cap : 256;
+        while (ncap < sc->loads_len + nj)
+            ncap *= 2;
+        pfOdeLoadJoint *nl = realloc(sc->loads, (size_t)ncap * sizeof *nl);
+        if (!nl) return 0;
+        sc->loads = nl;
+        sc->loads_cap = ncap;
+    }
+    pfOdeLoadJoint *out = sc->loads + sc->loads_len;
+    int n = 0, unk = 0;
+    for (int i = 0; i < nj; ++i) {
+        /* pf_ode_classify_joint's cases; the pair's own (OWN) are kept for the other pairs */
+        dJointID j = list[i];
+        if (!dJointIsEnabled(j)) continue; /* IGNORE */
+        const dJointFeedback *fb = dJointGetFeedback(j);
+        const int adapter = dJointGetData(j) == (void *)ctx;
+        int first = -1;
+        if (!adapter) {
+            dBodyID a0 = dJointGetBody(j, 0);
+            dBodyID other = a0 == b ? dJointGetBody(j, 1) : a0;
+            if (!pf_ode_is_dynamic(other) && world_type(j)) continue; /* WORLD */
+            first = a0 == b || a0 == NULL; /* pf_ode_joint_body_is_first */
+        }
+        if (!fb) {
+            unk = 1; /* UNKNOWN */
+            continue;
+        }
+        out[n].joint = j;
+        out[n].fb = fb;
+        out[n].first = first;
+        out[n].adapter = adapter;
+        if (!(adapter && pair_owns(p, fb))) add_load(&out[n], b, f, t); /* not OWN */
+        n++;
+    }
+    e->loads_epoch = ctx->model_epoch;
+    e->loads_off = sc->loads_len;
+    e->loads_n = n;
+    e->loads_unknown = unk;
+    sc->loads_len += n;
+    *unknown = unk;
+    return 1;
 }
 
 void pf_ode_model_minv_apply(const pfOdeBodyModel *bm, const double *x, double *out)
@@ -304,8 +384,12 @@ static void body_joints(const pfOdeContext *ctx, pfOdeBodyEntry *e, const pfOdeP
         return;
     }
     *unknown = *nworld = 0;
-    for (int i = 0, nj = dBodyGetNumJoints(b); i < nj && !*unknown; ++i) {
-        dJointID j = dBodyGetJoint(b, i);
+    /* (pf_ode_after_step's list when there is one: dBodyGetJoint(b, i) walks i nodes) */
+    const dJointID *list = NULL;
+    int nj = ctx ? pf_ode_body_joint_list(ctx, b, &list) : -1;
+    if (nj < 0) nj = dBodyGetNumJoints(b);
+    for (int i = 0; i < nj && !*unknown; ++i) {
+        dJointID j = list ? list[i] : dBodyGetJoint(b, i);
         pfOdeJointClass jc = pf_ode_classify_joint(ctx, p, j, b);
         *unknown = jc == PF_ODE_JOINT_UNKNOWN;
         if (jc == PF_ODE_JOINT_WORLD && ++*nworld <= PF_ODE_BODY_WORLD) world[*nworld - 1] = j;
@@ -340,7 +424,8 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
     const int base = bm->nq;
     for (int i = 0; i < nworld && i < PF_ODE_BODY_WORLD; ++i)
         pf_ode_model_joint_rows(bm, world[i], b);
-    for (int i = 0, seen = 0, nj = dBodyGetNumJoints(b); nworld > PF_ODE_BODY_WORLD && i < nj;
+    /* (the joint count only when it is needed: dBodyGetNumJoints walks the body's list) */
+    for (int i = 0, seen = 0, nj = nworld > PF_ODE_BODY_WORLD ? dBodyGetNumJoints(b) : 0; i < nj;
          ++i) {
         dJointID j = dBodyGetJoint(b, i);
         if (pf_ode_classify_joint(ctx, p, j, b) == PF_ODE_JOINT_WORLD && ++seen > PF_ODE_BODY_WORLD)
@@ -352,11 +437,9 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
 /* Patch rows of body b in twist coordinates (vx, vy, w) at c: J_i = (e_i, (c - G) x e_i) for the
  * tangents, (0, n) for the spin. Adds sign * J P J^T to A, sign * J P L to a and
  * sign * J M^-1 L to araw. */
-void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, const double *f,
-                              const double *t, double sign, double *A, double *a, double *araw)
+static void patch_rows(const pfOdeBodyModel *bm, const pfOdePair *p, double J[3][6])
 {
-    double J[3][6], PJ[3][6],
-        r[3] = {p->step.c[0] - bm->G[0], p->step.c[1] - bm->G[1], p->step.c[2] - bm->G[2]};
+    double r[3] = {p->step.c[0] - bm->G[0], p->step.c[1] - bm->G[1], p->step.c[2] - bm->G[2]};
     const double *e[2] = {p->step.x, p->step.y};
     for (int i = 0; i < 2; ++i) {
         memcpy(J[i], e[i], 3 * sizeof(double));
@@ -364,6 +447,13 @@ void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, cons
     }
     J[2][0] = J[2][1] = J[2][2] = 0.0;
     memcpy(J[2] + 3, p->step.n, 3 * sizeof(double));
+}
+
+void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, const double *f,
+                              const double *t, double sign, double *A, double *a, double *araw)
+{
+    double J[3][6], PJ[3][6];
+    patch_rows(bm, p, J);
     double L[6] = {f[0], f[1], f[2], t[0], t[1], t[2]}, PL[6], ML[6];
     pf_ode_model_project(bm, L, PL);
     pf_ode_model_minv_apply(bm, L, ML);
@@ -374,6 +464,19 @@ void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, cons
         araw[i] += sign * dot6(J[i], ML);
         for (int k = 0; k < 3; ++k)
             A[3 * i + k] += dot6(J[i], PJ[k]); /* A adds for both bodies (relative twist) */
+    }
+}
+
+/* The diagonal of pf_ode_model_patch_block's J P J^T alone, by the same operations (so equal to
+ * what that block adds to a zero A, up to the sign of a zero): the holder test reads only this
+ * trace, and skips the loads and the off-diagonal products. */
+void pf_ode_model_patch_diag(const pfOdeBodyModel *bm, const pfOdePair *p, double *d)
+{
+    double J[3][6], PJ[6];
+    patch_rows(bm, p, J);
+    for (int i = 0; i < 3; ++i) {
+        pf_ode_model_project(bm, J[i], PJ);
+        d[i] = dot6(J[i], PJ);
     }
 }
 

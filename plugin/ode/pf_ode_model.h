@@ -60,6 +60,20 @@ int pf_ode_joint_body_is_first(dJointID j, dBodyID b);
 pfOdeJointClass pf_ode_classify_joint(const pfOdeContext *ctx, const pfOdePair *p, dJointID j,
                                       dBodyID b);
 
+/** Sum of the last feedback of the joints on body b that pair p's stick test takes as loads
+ *  (pf_ode_classify_joint's LOAD class), in the joint list's order, as one would sum them joint
+ *  by joint; the body's joints are classified once per pf_ode_after_step call, not per pair.
+ *  @param ctx     the context
+ *  @param p       the pair (its own joints are skipped)
+ *  @param b       the body (p's body 1 or 2)
+ *  @param f       in/out: the forces on b are added [N]
+ *  @param t       in/out: the torques on b about its mass centre are added [N m]
+ *  @param unknown out: 1 if b has an UNKNOWN joint
+ *  @return 1, or 0 with f, t and unknown untouched outside pf_ode_after_step, for an untracked
+ *          body or out of memory (then classify the joints one by one) */
+int pf_ode_load_sum(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, double *f, double *t,
+                    int *unknown);
+
 /** Start a body's model as a free body: mass centre, inverse mass and world inverse inertia at
  *  the present pose, no constraint rows.
  *  @param bm out: the model
@@ -124,6 +138,14 @@ void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, p
  *  @param araw sign * J M^-1 (f, t) is added (a without the constraints) */
 void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, const double *f,
                               const double *t, double sign, double *A, double *a, double *araw);
+
+/** The diagonal of the J P J^T that pf_ode_model_patch_block adds for one body, computed by the
+ *  same operations (equal to it up to the sign of a zero), without the loads or the off-diagonal
+ *  entries.
+ *  @param bm the body's model
+ *  @param p  the pair (patch centre and frame)
+ *  @param d  out: the diagonal (vx, vy, w entries) */
+void pf_ode_model_patch_diag(const pfOdeBodyModel *bm, const pfOdePair *p, double *d);
 
 /** Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi: A = V diag(l) V^T.
  *  @param Ain the matrix, row-major (its symmetric part is used)

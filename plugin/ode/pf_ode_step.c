@@ -1510,10 +1510,14 @@ static void other_loads(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, 
                         const double *fown, const double *town, const double *g, double *of,
                         double *ot)
 {
-    const dJointID *list = NULL;
-    int unknown = 0, nj = pf_ode_body_joint_list(ctx, b, &list);
-    if (nj < 0) nj = dBodyGetNumJoints(b);
+    int unknown = 0;
     double f[3] = {0, 0, 0}, t[3] = {0, 0, 0};
+    /* the body's load joints classified once per call (pf_ode_load_sum), else the same sum
+     * joint by joint */
+    const int listed = pf_ode_load_sum(ctx, p, b, f, t, &unknown);
+    const dJointID *list = NULL;
+    int nj = listed ? 0 : pf_ode_body_joint_list(ctx, b, &list);
+    if (nj < 0) nj = dBodyGetNumJoints(b);
     for (int i = 0; i < nj; ++i) {
         dJointID j = list ? list[i] : dBodyGetJoint(b, i);
         pfOdeJointClass jc = pf_ode_classify_joint(ctx, p, j, b);
@@ -1575,22 +1579,38 @@ static pfOdePair *angular_rows_owner(const pfOdeContext *ctx, dJointID j)
 /* 1 if the patch's body `other` does not move under the patch's friction (static, kinematic, or
  * held by its joints to the world, like a fingertip on a slider along the normal): the trace of
  * its share of the Delassus block is below PF_ODE_GROUP_IMMOBILE of the held body's; and the
- * held body has no joint to the world. */
-static int holder_immobile(const pfOdeContext *ctx, const pfOdePair *p, dBodyID held, dBodyID other)
+ * held body has no joint to the world. side: 0 if the held body is body 1, 1 if it is body 2
+ * (dynamic). The answers for both sides are worked out together, once per pair within one
+ * pf_ode_after_step (model_epoch): group_share asks them of each held patch and again of every
+ * other held patch on its body, and both sides need the same two body models. */
+static int holder_immobile(const pfOdeContext *ctx, pfOdePair *p, int side)
 {
-    if (!pf_ode_is_dynamic(other)) return 1;
-    pfOdeBodyModel bh, bo;
-    const double zero[3] = {0, 0, 0};
-    double Ah[9] = {0}, Ao[9] = {0}, a[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
-    pf_ode_body_model(ctx, p, held, &bh);
-    pf_ode_body_model(ctx, p, other, &bo);
-    /* the held body must have no joint to the world either: the group carries all its loads */
-    if (bo.unknown || bh.unknown || bh.world_rows > 0) return 0;
-    pf_ode_model_patch_block(&bh, p, zero, zero, 1.0, Ah, a, araw);
-    pf_ode_model_patch_block(&bo, p, zero, zero, 1.0, Ao, a, araw);
-    const double rr = p->step.rho_g * p->step.rho_g; /* the spin in the metric of P32 */
-    double th = Ah[0] + Ah[4] + rr * Ah[8], to = Ao[0] + Ao[4] + rr * Ao[8];
-    return th > 0.0 && to <= PF_ODE_GROUP_IMMOBILE * th;
+    pfOdePairStep *s = &p->step;
+    if (s->holder_epoch != ctx->model_epoch) {
+        s->holder_epoch = ctx->model_epoch;
+        const int dyn1 = pf_ode_is_dynamic(s->b1), dyn2 = pf_ode_is_dynamic(s->b2);
+        /* a held body against one that is not dynamic: immobile without a model */
+        s->holder_immobile[0] = dyn1 && !dyn2;
+        s->holder_immobile[1] = dyn2 && !dyn1;
+        if (dyn1 && dyn2) {
+            pfOdeBodyModel bm1, bm2;
+            double d1[3], d2[3];
+            pf_ode_body_model(ctx, p, s->b1, &bm1);
+            pf_ode_body_model(ctx, p, s->b2, &bm2);
+            pf_ode_model_patch_diag(&bm1, p, d1);
+            pf_ode_model_patch_diag(&bm2, p, d2);
+            const double rr = s->rho_g * s->rho_g; /* the spin in the metric of P32 */
+            const double t1 = d1[0] + d1[1] + rr * d1[2], t2 = d2[0] + d2[1] + rr * d2[2];
+            /* the held body must have no joint to the world either: the group carries all its
+             * loads */
+            const int known = !bm1.unknown && !bm2.unknown;
+            s->holder_immobile[0] =
+                known && bm1.world_rows == 0 && t1 > 0.0 && t2 <= PF_ODE_GROUP_IMMOBILE * t1;
+            s->holder_immobile[1] =
+                known && bm2.world_rows == 0 && t2 > 0.0 && t1 <= PF_ODE_GROUP_IMMOBILE * t2;
+        }
+    }
+    return s->holder_immobile[side];
 }
 
 /* A held patch's group (group_test), as the step just taken left it: the body b it holds
@@ -1605,9 +1625,9 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     const double *c = p->step.c, *n = p->step.n;
     dBodyID b = 0;
     double sp = 1.0;
-    if (pf_ode_is_dynamic(p->step.b1) && holder_immobile(ctx, p, p->step.b1, p->step.b2)) {
+    if (pf_ode_is_dynamic(p->step.b1) && holder_immobile(ctx, p, 0)) {
         b = p->step.b1;
-    } else if (pf_ode_is_dynamic(p->step.b2) && holder_immobile(ctx, p, p->step.b2, p->step.b1)) {
+    } else if (pf_ode_is_dynamic(p->step.b2) && holder_immobile(ctx, p, 1)) {
         b = p->step.b2;
         sp = -1.0;
     }
@@ -1620,10 +1640,10 @@ static void group_share(const pfOdeContext *ctx, pfOdePair *p)
     int nj = pf_ode_body_joint_list(ctx, b, &list);
     if (nj < 0) nj = dBodyGetNumJoints(b);
     for (int i = 0; i < nj; ++i) {
-        const pfOdePair *q = angular_rows_owner(ctx, list ? list[i] : dBodyGetJoint(b, i));
+        pfOdePair *q = angular_rows_owner(ctx, list ? list[i] : dBodyGetJoint(b, i));
         if (!q || q == p || !q->in_use || !q->persist.has_hold) continue;
         const double sq = q->step.b1 == b ? 1.0 : -1.0;
-        if (!holder_immobile(ctx, q, b, sq > 0.0 ? q->step.b2 : q->step.b1)) continue;
+        if (!holder_immobile(ctx, q, sq > 0.0 ? 0 : 1)) continue;
         /* q's friction on b about p's centre: M_c = M_cq + (c_q - c) x F */
         double r[3] = {q->step.c[0] - c[0], q->step.c[1] - c[1], q->step.c[2] - c[2]}, m[3];
         pf_ode_cross(r, q->persist.hold_f, m);
@@ -1701,7 +1721,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     ctx->before_called = 0;
     ctx->model_epoch = ++ctx->model_epochs; /* the bodies' joints, read once in this call */
     ctx->lists_ok = 1;
-    if (ctx->scratch) ctx->scratch->len = 0;
+    if (ctx->scratch) ctx->scratch->len = ctx->scratch->loads_len = 0;
     /* a body destroyed during the step: its pairs' rows were detached (plain ODE tolerates it);
      * nothing of it can be read back */
     int w = 0;

@@ -8,11 +8,16 @@
 #include <time.h>
 
 static const char *g_only;
-static int g_patch_only;
+static int g_patch_only, g_stock_only;
 
 void pf_bench_set_patch_only(int on)
 {
     g_patch_only = on;
+}
+
+void pf_bench_set_stock_only(int on)
+{
+    g_stock_only = on;
 }
 
 void pf_bench_set_only(const char *only)
@@ -70,13 +75,14 @@ int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *
     int rc;
     if ((rc = run_block(step, stock, g_patch_only ? 0 : warm, &scratch, &wall, NULL)) < 0)
         return rc;
-    if ((rc = run_block(step, patch, warm, &scratch, &wall, NULL)) < 0) return rc;
+    if ((rc = run_block(step, patch, g_stock_only ? 0 : warm, &scratch, &wall, NULL)) < 0)
+        return rc;
     for (int r = 0; r < rounds; ++r) {
         /* alternate which run goes first, so a load change hits both alike */
         for (int k = 0; k < 2; ++k) {
             int is_patch = (k == 0) == (r % 2 == 1);
             pfBenchSide *side = is_patch ? out_patch : out_stock;
-            if (g_patch_only && !is_patch) continue;
+            if ((g_patch_only && !is_patch) || (g_stock_only && is_patch)) continue;
             rc = run_block(step, is_patch ? patch : stock, per, &side->phase[r], &side->step_s[r],
                            &side->patches);
             if (rc < 0) return rc;
@@ -128,7 +134,7 @@ void pf_bench_print_pair(const char *name, const char *extra, int bodies, int pe
                          const pfBenchSide *stock, const pfBenchSide *patch)
 {
     int n = stock->rounds < patch->rounds ? stock->rounds : patch->rounds;
-    if (n < 1 || per < 1 || g_patch_only) return;
+    if (n < 1 || per < 1 || g_patch_only || g_stock_only) return;
     double ratio[PF_BENCH_MAX_ROUNDS];
     for (int r = 0; r < n; ++r)
         ratio[r] = patch->step_s[r] / stock->step_s[r];

@@ -42,6 +42,9 @@ int pf_bench_selected(const char *name);
 /** 1: step only the patch runs and print no pair lines (pf-bench --patch-only, for a profile of
  *  the patch step alone). */
 void pf_bench_set_patch_only(int on);
+/** 1: step only the stock runs and print no pair lines (pf-bench --stock-only: the same profile
+ *  of the stock step, to compare with --patch-only's). */
+void pf_bench_set_stock_only(int on);
 /// Number of pf_bench_selected calls that returned 1 (0 after --only with an unknown name).
 int pf_bench_selected_count(void);
 /// 1 if pf_bench_set_only restricted the run to one line.

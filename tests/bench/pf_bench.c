@@ -11,6 +11,7 @@
  *     --only NAME: only the ODE line NAME (scene_cubes_*, scaling_*, scene_bin_*,
  *                  scene_pyramid_*), e.g. to profile one scene
  *     --patch-only: with --only, step the patch run alone and print nothing (profiling)
+ *     --stock-only: with --only, step the stock run alone and print nothing (its profile)
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include "bench_phases.h"
@@ -160,26 +161,34 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pf-bench [--quick] [--only NAME [--patch-only]]\n  prints one JSON object "
-               "per line; "
+    fprintf(f, "usage: pf-bench [--quick] [--only NAME [--patch-only | --stock-only]]\n  prints "
+               "one JSON object per line; "
                "ratios are measured within this run\n  --only NAME: only the ODE line NAME "
                "(scene_cubes_*, scaling_*, scene_bin_*, scene_pyramid_*)\n  --patch-only: "
-               "with --only, step the patch run alone, print nothing (for profiling)\n");
+               "with --only, step the patch run alone, print nothing (for profiling)\n"
+               "  --stock-only: likewise the stock run alone\n");
 }
 
 int main(int argc, char **argv)
 {
     int quick = 0;
-    int patch_only = 0;
+    int patch_only = 0, stock_only = 0;
     const char *only = NULL;
     const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL},
                                {"--only", NULL, 0, &only},
-                               {"--patch-only", &patch_only, 1, NULL}};
-    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 3, usage);
+                               {"--patch-only", &patch_only, 1, NULL},
+                               {"--stock-only", &stock_only, 1, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 4, usage);
     if (rc >= 0) return rc;
+    if (patch_only && stock_only) {
+        fprintf(stderr, "pf-bench: --patch-only and --stock-only exclude each other\n");
+        usage(stderr);
+        return 2;
+    }
     if (only) {
         pf_bench_set_only(only);
         pf_bench_set_patch_only(patch_only);
+        pf_bench_set_stock_only(stock_only);
         pf_bench_ode(quick);
         if (pf_bench_selected_count() == 0) {
             fprintf(stderr, "pf-bench: --only %s: no such line\n", only);
