@@ -463,7 +463,20 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
 {
     dContact c[PF_ODE_MAX_CONTACTS];
     pf_ode_normal_contacts(ctx, p, 0, c); /* normal rows, with the tilt anchor while stuck */
-    dJointID j = dJointCreatePatch(ctx->world, p->step.group);
+    /* The pair's joint of the last step, parked since, is set up again in place (every field a
+     * new joint would get is set below); a pair's first step creates it, in no group, owned by
+     * the context. Creating one per step in the user's group cost the joint's allocation and
+     * construction, and its destruction when the group was emptied. */
+    dJointID j = p->patch_joint;
+    if (!j) {
+        j = dJointCreatePatch(ctx->world, 0);
+        if (!j) return 0;
+        p->patch_joint = j;
+        dJointSetPatchProjection(j, project, p);
+        dJointSetFeedback(j, &p->step.fb_patch);
+        dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
+    }
+    dJointEnable(j);
     dJointSetPatchContacts(j, c, p->step.ncontacts);
     dReal centre[3] = {p->step.c[0], p->step.c[1], p->step.c[2]},
           t1[3] = {p->step.x[0], p->step.x[1], p->step.x[2]},
@@ -497,11 +510,12 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     if (p->step.solver_at_rest)
         pf_ode_patch_delassus(ctx, p, p->step.b1 && !dBodyIsKinematic(p->step.b1),
                               p->step.b2 && !dBodyIsKinematic(p->step.b2), p->step.model_A);
-    dJointSetPatchProjection(j, project, p);
+    /* attached again every step (also to the same bodies): ODE puts the joint at the head of
+     * each body's joint list, where a joint created now would be, so the islands list their
+     * joints, and the solver its rows, in the same order as with a new joint per step; and the
+     * pair's bodies may have changed since its last step (dGeomSetBody) */
     dJointAttach(j, p->step.b1, p->step.b2);
     memset(&p->step.fb_patch, 0, sizeof p->step.fb_patch);
-    dJointSetFeedback(j, &p->step.fb_patch);
-    dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
     p->step.solver_joint = 1;
     /* the linearised projection (lin_project): shapes whose unit wrench is homogeneous of degree
      * 0 in the twist; its point stays valid while the patch is the same */
@@ -539,3 +553,19 @@ int pf_ode_solver_coupling_available(void)
 }
 
 #endif
+
+void pf_ode_solver_park(pfOdePair *p)
+{
+    if (!p->patch_joint) return;
+    /* detached as well as disabled: attached, it would connect the pair's bodies, and the next
+     * collide skips bodies connected by a joint other than a contact (dAreConnectedExcluding, as
+     * users' near callbacks do) */
+    dJointDisable(p->patch_joint);
+    dJointAttach(p->patch_joint, 0, 0);
+}
+
+void pf_ode_solver_drop(pfOdePair *p)
+{
+    if (p->patch_joint) dJointDestroy(p->patch_joint);
+    p->patch_joint = 0;
+}
