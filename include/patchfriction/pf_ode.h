@@ -182,7 +182,8 @@ typedef enum pfOdeCoupling {
                               ///< when the ODE in use lacks the patch series
 } pfOdeCoupling;
 /* The in-solver coupling (plugin/ode/pf_ode_solver.c): each patch is one dJointCreatePatch joint
- * (its normal rows and the friction block) whose callback the solver calls per iteration
+ * (its normal rows and the friction block; the context's own, in no group, kept while the pair
+ * touches and parked between steps: docs/integration.md §3) whose callback the solver calls per iteration
  * (QuickStep) or per round (dWorldStep) with the block's Delassus matrix A, the free wrench
  * lambda* and the summed normal force N:
  *  - a patch at rest: the static test of this adapter (CA or limit set; the loads' demand does
@@ -192,7 +193,7 @@ typedef enum pfOdeCoupling {
  *    the patch stops within the step.
  * The Hertz radius follows the solver's N. Rolling-resistance rows (P18) stay in the adapter with
  * the previous step's N. Cost: one projection per patch per solver iteration (for 1000 sliding
- * boxes under QuickStep, 20 iterations, a step about 1.5-1.7x the stock-friction step's time and
+ * boxes under QuickStep, 20 iterations, a step about 1.4x the stock-friction step's CPU time and
  * 1.37x its instructions; docs/architecture.md, "What the in-solver coupling costs"). In
  * pfOdePatchInfo, wrench and normal_force are the solver's; bounds are the adapter's static
  * bounds while stuck and 0 while sliding (the solver's block has no row bounds). */
@@ -245,10 +246,11 @@ typedef struct pfOdeContext pfOdeContext;
 int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pfError *err);
 
 /** Destroy a context. Joints already created stay in the user's groups; those still attached
- *  to a body lose their feedback pointer into the context (a patch joint of the in-solver
- *  coupling is disabled), so destroying between pf_ode_before_step and the step is safe. Call
- *  before dWorldDestroy: the sentinels that track bodies (disabled null joints, one per body the
- *  context met, docs/integration.md §3) belong to the world and are destroyed here.
+ *  to a body lose their feedback pointer into the context, so destroying between
+ *  pf_ode_before_step and the step is safe. The in-solver coupling's patch joints are the
+ *  context's own (in no group, kept from step to step, docs/integration.md §3) and are destroyed
+ *  here. Call before dWorldDestroy: those joints and the sentinels that track bodies (disabled
+ *  null joints, one per body the context met) belong to the world and are destroyed here.
  *  @param ctx the context (NULL is ignored) */
 void pf_ode_destroy(pfOdeContext *ctx);
 

@@ -649,6 +649,7 @@ void pf_ode_pair_release(pfOdeContext *ctx, int idx)
             i = j;
         }
     }
+    pf_ode_solver_drop(p); /* its patch joint ends with it */
     p->in_use = 0;
     ctx->pair_count--;
     ctx->free_list[ctx->free_count++] = idx;
@@ -731,6 +732,11 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
 void pf_ode_destroy(pfOdeContext *ctx)
 {
     if (!ctx) return;
+    /* the in-solver coupling's patch joints are the context's (in no group): destroyed here,
+     * whether parked or pending for a step */
+    for (int c = 0; c < ctx->chunk_count; ++c)
+        for (int i = 0; i < PF_ODE_CHUNK; ++i)
+            pf_ode_solver_drop(&ctx->chunks[c][i]);
     /* Joints of this step may still be in the user's group (destroyed between before_step and
      * the step, or before after_step): they would write feedback into the freed pairs, and a
      * patch joint would call back into them. Every adapter joint is attached to a tracked body

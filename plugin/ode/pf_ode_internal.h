@@ -211,6 +211,11 @@ typedef struct pfOdePair {
     int fresh;                ///< 1 until the pair has completed one step
     int forgotten;            ///< pf_ode_forget_geom while in flight: released after the step
     unsigned long gen1, gen2; ///< generations of step.b1 / step.b2 (pf_ode_body_track; 0: none)
+    /// In-solver coupling: the pair's patch joint (pf_ode_solver.c), the context's own (in no
+    /// group), kept from step to step while the pair lives and destroyed with it
+    /// (pf_ode_pair_release, pf_ode_destroy). Enabled only from pf_ode_solver_create to the end
+    /// of pf_ode_after_step; parked (disabled, detached) in between. 0: none.
+    dJointID patch_joint;
 
     pfOdePairPersist persist; ///< survives the step
     pfOdePairStep step;       ///< this step only
@@ -465,6 +470,11 @@ dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeMobilit
 
 /* pf_ode_solver.c: the in-solver coupling (a no-op build without the patched ODE) */
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2);
+/// Park p's patch joint until its next pf_ode_solver_create: disabled and detached (in no
+/// body's joint list: no rows, no island, no connection between the bodies).
+void pf_ode_solver_park(pfOdePair *p);
+/// Destroy p's patch joint, if any (the pair ends, or the context).
+void pf_ode_solver_drop(pfOdePair *p);
 
 /* small vector helpers */
 static inline double pf_ode_dot(const double *a, const double *b)

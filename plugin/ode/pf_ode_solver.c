@@ -26,6 +26,7 @@
 #include "pf_ode_model.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -165,6 +166,23 @@ static int unit_wrench(const pfPatchDef *def, const double xi[3], double u[3])
     u[1] = w.fy;
     u[2] = w.mz;
     return isfinite(w.fx) && isfinite(w.fy) && isfinite(w.mz);
+}
+
+/* 1 if a and b are the same patch to pf_patch_eval: every field it reads, bit for bit (of the
+ * vertices, the first vertex_count). A whole-struct memcmp read the unused vertex arrays of both
+ * (0.5 KB each), cold in every pair at before_step: callgrind's cache simulation (1 MB last
+ * level) counted 17 misses per patch-step there, of ~280 for the whole patch-step. */
+static int same_patch(const pfPatchDef *a, const pfPatchDef *b)
+{
+    if (a->shape != b->shape || a->model != b->model || a->vertex_count != b->vertex_count)
+        return 0;
+    const size_t tail =
+        offsetof(pfPatchDef, pade) + sizeof a->pade - offsetof(pfPatchDef, rolling_d);
+    int nv = a->vertex_count;
+    nv = nv < 0 ? 0 : (nv > PF_POLYGON_MAX_VERTICES ? PF_POLYGON_MAX_VERTICES : nv);
+    return memcmp(&a->length, &b->length, 3 * sizeof a->length) == 0 && /* length .. radius */
+           memcmp(&a->rolling_d, &b->rolling_d, tail) == 0 &&           /* rolling_d .. pade */
+           memcmp(a->vertices, b->vertices, 2 * sizeof a->vertices[0] * (size_t)nv) == 0;
 }
 
 /* The linearisation point: the twist xi of an exact sliding projection of def. */
@@ -386,22 +404,30 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
                     p->step.dt > 0.0;
     if (lin && lin_project(p, N, A, fw, chord, force)) return;
 
-    pfPatchDef def = p->step.def;
+    /* the step's patch; a copy only where N sizes it (a copy per call read the whole struct,
+     * its unused polygon vertices included, 20 times per patch-step under QuickStep) */
+    const pfPatchDef *def = &p->step.def;
+    pfPatchDef sized;
     if (p->step.kind == PF_ODE_KIND_HERTZ && !(p->persist.mat.hertz_radius > 0.0)) {
         double a = cbrt(3.0 * N * p->step.hertz_rstar / (4.0 * p->persist.mat.e_star));
-        def.radius = a >= PF_ODE_SOLVER_MIN_HERTZ_RADIUS ? a : PF_ODE_SOLVER_MIN_HERTZ_RADIUS;
+        sized = *def;
+        sized.radius = a >= PF_ODE_SOLVER_MIN_HERTZ_RADIUS ? a : PF_ODE_SOLVER_MIN_HERTZ_RADIUS;
+        def = &sized;
     }
-    if (p->step.kind == PF_ODE_KIND_LINE) /* the strip follows the solver's N (P46) */
-        def.width =
-            2.0 * pf_line_half_width(N, p->step.hertz_rstar, def.length, p->persist.mat.e_star);
+    if (p->step.kind == PF_ODE_KIND_LINE) { /* the strip follows the solver's N (P46) */
+        sized = *def;
+        sized.width =
+            2.0 * pf_line_half_width(N, p->step.hertz_rstar, def->length, p->persist.mat.e_star);
+        def = &sized;
+    }
 
     /* QuickStep's lambda* is an iterate, exact only once it has converged: there the adapter's
      * test alone decides where it ran (a piston-held box on a ramp of torque, dt = 0.1 ms, let go
      * 0.24 % early when every iterate had to pass as well) */
     const int exact = mode == dPatchStickTestExact;
     const int test_lambda = exact || !p->step.st_valid;
-    if (p->step.solver_at_rest && (mode == dPatchStickTest || exact) && adapter_holds(p, &def, N) &&
-        (!test_lambda || holding_wrench_holds(p, &def, N, A, fw))) {
+    if (p->step.solver_at_rest && (mode == dPatchStickTest || exact) && adapter_holds(p, def, N) &&
+        (!test_lambda || holding_wrench_holds(p, def, N, A, fw))) {
         force[0] = fw.fx;
         force[1] = fw.fy;
         force[2] = fw.mz;
@@ -434,7 +460,7 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
              p->persist.solver_guess.w != 0.0)
                 ? &p->persist.solver_guess
                 : NULL;
-        if (pf_patch_project(&(pfProjectInput){&def, mu, N, Ahalf, fm, p->step.roll, guess}, &pr,
+        if (pf_patch_project(&(pfProjectInput){def, mu, N, Ahalf, fm, p->step.roll, guess}, &pr,
                              NULL) == PF_OK &&
             !pr.sticks) {
             const double r2 = p->step.rho_g * p->step.rho_g;
@@ -444,13 +470,13 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
                 done = 1;
                 p->persist.solver_guess = pr.velocity;
                 if (mode == dPatchStickTest && p->step.lin_ok >= 0)
-                    lin_refresh(p, &def, pr.velocity);
+                    lin_refresh(p, def, pr.velocity);
             }
         }
     }
     if (!done) {
-        if (pf_patch_project(&(pfProjectInput){&def, mu, N, A, fw, p->step.roll, NULL}, &pr,
-                             NULL) != PF_OK)
+        if (pf_patch_project(&(pfProjectInput){def, mu, N, A, fw, p->step.roll, NULL}, &pr, NULL) !=
+            PF_OK)
             return;
     }
     force[0] = pr.wrench.fx;
@@ -463,7 +489,20 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
 {
     dContact c[PF_ODE_MAX_CONTACTS];
     pf_ode_normal_contacts(ctx, p, 0, c); /* normal rows, with the tilt anchor while stuck */
-    dJointID j = dJointCreatePatch(ctx->world, p->step.group);
+    /* The pair's joint of the last step, parked since, is set up again in place (every field a
+     * new joint would get is set below); a pair's first step creates it, in no group, owned by
+     * the context. Creating one per step in the user's group cost the joint's allocation and
+     * construction, and its destruction when the group was emptied. */
+    dJointID j = p->patch_joint;
+    if (!j) {
+        j = dJointCreatePatch(ctx->world, 0);
+        if (!j) return 0;
+        p->patch_joint = j;
+        dJointSetPatchProjection(j, project, p);
+        dJointSetFeedback(j, &p->step.fb_patch);
+        dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
+    }
+    dJointEnable(j);
     dJointSetPatchContacts(j, c, p->step.ncontacts);
     dReal centre[3] = {p->step.c[0], p->step.c[1], p->step.c[2]},
           t1[3] = {p->step.x[0], p->step.x[1], p->step.x[2]},
@@ -497,11 +536,12 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     if (p->step.solver_at_rest)
         pf_ode_patch_delassus(ctx, p, p->step.b1 && !dBodyIsKinematic(p->step.b1),
                               p->step.b2 && !dBodyIsKinematic(p->step.b2), p->step.model_A);
-    dJointSetPatchProjection(j, project, p);
+    /* attached again every step (also to the same bodies): ODE puts the joint at the head of
+     * each body's joint list, where a joint created now would be, so the islands list their
+     * joints, and the solver its rows, in the same order as with a new joint per step; and the
+     * pair's bodies may have changed since its last step (dGeomSetBody) */
     dJointAttach(j, p->step.b1, p->step.b2);
     memset(&p->step.fb_patch, 0, sizeof p->step.fb_patch);
-    dJointSetFeedback(j, &p->step.fb_patch);
-    dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
     p->step.solver_joint = 1;
     /* the linearised projection (lin_project): shapes whose unit wrench is homogeneous of degree
      * 0 in the twist; its point stays valid while the patch is the same */
@@ -511,7 +551,7 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     p->step.lin_last = dWorldGetQuickStepNumIterations(ctx->world) - PF_ODE_SOLVER_LIN_CHORD;
     p->step.lin_ok = p->step.kind == PF_ODE_KIND_PATCH && sh != PF_PATCH_HERTZ_DISK ? 0 : -1;
     if (p->step.lin_ok == 0 && p->persist.lin_valid &&
-        memcmp(&p->persist.lin_def, &p->step.def, sizeof p->step.def) == 0)
+        same_patch(&p->persist.lin_def, &p->step.def))
         p->step.lin_ok = 1;
     return 1;
 }
@@ -539,3 +579,19 @@ int pf_ode_solver_coupling_available(void)
 }
 
 #endif
+
+void pf_ode_solver_park(pfOdePair *p)
+{
+    if (!p->patch_joint) return;
+    /* detached as well as disabled: attached, it would connect the pair's bodies, and the next
+     * collide skips bodies connected by a joint other than a contact (dAreConnectedExcluding, as
+     * users' near callbacks do) */
+    dJointDisable(p->patch_joint);
+    dJointAttach(p->patch_joint, 0, 0);
+}
+
+void pf_ode_solver_drop(pfOdePair *p)
+{
+    if (p->patch_joint) dJointDestroy(p->patch_joint);
+    p->patch_joint = 0;
+}

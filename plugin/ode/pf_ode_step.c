@@ -1404,6 +1404,9 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             pf_ode_pair_release(ctx, idx);
         else
             ctx->alive[w++] = idx;
+        /* a patch joint left live by a before_step without its after_step is parked, so this
+         * step's stick tests never read it */
+        if (ctx->before_called) pf_ode_solver_park(p);
     }
     ctx->alive_count = w;
     /* the patches on each body this step: the in-solver coupling's friction-row CFM, and with
@@ -1907,14 +1910,18 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         p->persist.has_group = 0;
         if (p->persist.has_hold) group_share(ctx, p);
     }
-    /* the pairs forgotten during the step (pf_ode_forget_geom) go now that they are read */
+    /* the pairs forgotten during the step (pf_ode_forget_geom) go now that they are read; the
+     * others' patch joints are parked until their next before_step sets them up */
     w = 0;
     for (int a = 0; a < ctx->alive_count; ++a) {
         int idx = ctx->alive[a];
-        if (pf_ode_pair_at(ctx, idx)->forgotten)
+        pfOdePair *p = pf_ode_pair_at(ctx, idx);
+        if (p->forgotten) {
             pf_ode_pair_release(ctx, idx);
-        else
+        } else {
+            pf_ode_solver_park(p);
             ctx->alive[w++] = idx;
+        }
     }
     ctx->alive_count = w;
     ctx->model_epoch = 0;

@@ -150,7 +150,9 @@ static void subscene_make(subscene *s, int extra)
         s->s2 = dCreateSphere(s->top, 0.01);
         dGeomSetPosition(s->s2, -0.18, 0.18, 0.24);
     }
-    ck_assert_int_eq(pf_ode_create(s->world, NULL, &s->pf, NULL), PF_OK);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = pf_ode_test_coupling;
+    ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
     pf_ode_set_contact_group(s->pf, s->group);
 }
 
@@ -455,6 +457,243 @@ START_TEST(test_body_table_follows_live_bodies)
 }
 END_TEST
 
+/* ---- the in-solver coupling's patch joints, kept from step to step ----------------------------
+ * With the patched ODE a pair's patch joint is the context's (in no group): set up again in
+ * place every step while the pair touches, parked (disabled and detached) from the end of
+ * pf_ode_after_step to its next pf_ode_before_step, destroyed when the pair or the context ends.
+ * Each test runs with every coupling the build has (the adapter's rows have no such joint). */
+
+/* All joints attached to b that the context tagged (its sentinel included) */
+static int ctx_joints(const pfOdeContext *pf, dBodyID b)
+{
+    int n = 0;
+    for (int i = 0; i < dBodyGetNumJoints(b); ++i)
+        n += dJointGetData(dBodyGetJoint(b, i)) == (void *)pf;
+    return n;
+}
+
+/* The patch joint of slot 0 of {g1, g2}, or 0 (no pair, or no joint) */
+static dJointID pair_joint(const pfOdeContext *pf, dGeomID g1, dGeomID g2)
+{
+    int idx = pf_ode_pair_lookup(pf, g1, g2, 0);
+    return idx < 0 ? 0 : pf_ode_pair_at(pf, idx)->patch_joint;
+}
+
+/* One subscene step with the group emptied only after pf_ode_after_step; between steps */
+static void subscene_step(subscene *s)
+{
+    dSpaceCollide(s->top, s->pf, pf_ode_near_callback);
+    ck_assert_int_eq(pf_ode_before_step(s->pf, 1e-3), PF_OK);
+    dWorldStep(s->world, 1e-3);
+    ck_assert_int_eq(pf_ode_after_step(s->pf), PF_OK);
+    dJointGroupEmpty(s->group);
+}
+
+START_TEST(test_patch_joint_kept_between_steps)
+{
+    for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver) {
+        const pfOdeCoupling saved = pf_ode_test_coupling;
+        pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
+        subscene s; /* box a on the plane, cube b on a */
+        subscene_make(&s, 0);
+        pf_ode_test_coupling = saved;
+        dJointID first = 0;
+        int pair = -1;
+        for (int i = 0; i < 30; ++i) {
+            dSpaceCollide(s.top, s.pf, pf_ode_near_callback);
+            ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+            /* collided every step: the same pair, with the cube's four contacts */
+            pfOdePatchInfo info;
+            ck_assert_int_eq(pf_ode_find_patch(s.pf, s.ga, s.gb, &info), PF_OK);
+            ck_assert_int_eq(info.contact_count, 4);
+            if (i == 0) pair = pf_ode_pair_lookup(s.pf, s.ga, s.gb, 0);
+            ck_assert_int_eq(pf_ode_pair_lookup(s.pf, s.ga, s.gb, 0), pair);
+            const dJointID j = pair_joint(s.pf, s.ga, s.gb);
+            if (solver) {
+                /* set up for this step: enabled, attached to the pair's bodies */
+                ck_assert_ptr_nonnull(j);
+                if (i == 0) first = j;
+                ck_assert_ptr_eq(j, first); /* the same joint every step */
+                ck_assert(dJointIsEnabled(j));
+                ck_assert(dAreConnected(s.a, s.b));
+            } else {
+                ck_assert_ptr_null(j);
+            }
+            dWorldStep(s.world, 1e-3);
+            ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+            dJointGroupEmpty(s.group);
+            /* between steps nothing of the context acts or connects the bodies: a near
+             * callback that skips connected bodies (pf_ode_collide's own) still collides them */
+            ck_assert_int_eq(contact_joints(s.a), 0);
+            ck_assert_int_eq(contact_joints(s.b), 0);
+            ck_assert(!dAreConnected(s.a, s.b));
+            ck_assert_int_eq(ctx_joints(s.pf, s.b), 1); /* the sentinel only */
+            if (solver) {
+                ck_assert(!dJointIsEnabled(j));
+                ck_assert_ptr_null(dJointGetBody(j, 0));
+                ck_assert_ptr_null(dJointGetBody(j, 1));
+            }
+        }
+        /* the cube rests on the box with its weight in the in-solver coupling (the adapter's
+         * rows on Debian's unpatched ODE meet dWorldStep's "LCP internal error" in this stack,
+         * which patches/0004 removes; their forces are not this test's subject) */
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.ga, s.gb, &info), PF_OK);
+        if (solver) {
+            ck_assert_double_eq_tol(info.normal_force_measured, 0.5 * PF_ODE_TEST_G,
+                                    FORCE_REL_TOL * 0.5 * PF_ODE_TEST_G);
+            ck_assert_double_eq_tol(dBodyGetLinearVel(s.b)[2], 0.0, 1e-6);
+        }
+        subscene_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_body_destroyed_while_joint_kept)
+{
+    /* when: 0 between steps (the joint parked), 1 between pf_ode_before_step and the step (the
+     * joint attached and enabled: ODE detaches it), 2 between the step and
+     * pf_ode_after_step */
+    for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver)
+        for (int when = 0; when < 3; ++when) {
+            const pfOdeCoupling saved = pf_ode_test_coupling;
+            pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
+            subscene s;
+            subscene_make(&s, 0);
+            pf_ode_test_coupling = saved;
+            for (int i = 0; i < 10; ++i)
+                subscene_step(&s);
+            if (when == 0) { /* the cube, body and geom */
+                dBodyDestroy(s.b);
+                dGeomDestroy(s.gb);
+            }
+            dSpaceCollide(s.top, s.pf, pf_ode_near_callback);
+            ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+            if (when == 1) dBodyDestroy(s.b);
+            dWorldStep(s.world, 1e-3);
+            if (when == 2) dBodyDestroy(s.b);
+            ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+            dJointGroupEmpty(s.group);
+            if (when != 0) dGeomDestroy(s.gb); /* static on the box since its body went */
+            /* the pair ended with its body (its joint destroyed, under ASan / valgrind no
+             * access after free); the box goes on resting on the plane */
+            ck_assert_int_lt(pf_ode_pair_lookup(s.pf, s.ga, s.gb, 0), 0);
+            for (int i = 0; i < 20; ++i)
+                subscene_step(&s);
+            ck_assert_int_eq(ctx_joints(s.pf, s.a), 1); /* the sentinel only */
+            pfOdePatchInfo info;
+            ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.ga, &info), PF_OK);
+            ck_assert_double_eq_tol(info.normal_force_measured, 2.0 * PF_ODE_TEST_G,
+                                    FORCE_REL_TOL * 2.0 * PF_ODE_TEST_G);
+            s.gb = 0;
+            pf_ode_destroy(s.pf);
+            dJointGroupDestroy(s.group);
+            dSpaceDestroy(s.top);
+            dWorldDestroy(s.world);
+        }
+}
+END_TEST
+
+START_TEST(test_pair_ends_and_returns)
+{
+    for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver) {
+        const pfOdeCoupling saved = pf_ode_test_coupling;
+        pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
+        subscene s;
+        subscene_make(&s, 0);
+        pf_ode_test_coupling = saved;
+        const dReal *pb = dBodyGetPosition(s.b);
+        const double z_rest = pb[2];
+        for (int cycle = 0; cycle < 40; ++cycle) {
+            for (int i = 0; i < 5; ++i)
+                subscene_step(&s);
+            if (solver) ck_assert_ptr_nonnull(pair_joint(s.pf, s.ga, s.gb));
+            /* lifted off for two steps: the pair is not collided, ends, and its joint goes */
+            dBodySetPosition(s.b, 0, 0, z_rest + 0.05);
+            dBodySetLinearVel(s.b, 0, 0, 0);
+            dBodySetAngularVel(s.b, 0, 0, 0);
+            for (int i = 0; i < 2; ++i)
+                subscene_step(&s);
+            ck_assert_int_lt(pf_ode_pair_lookup(s.pf, s.ga, s.gb, 0), 0);
+            /* put back: a new pair, with a new joint */
+            dBodySetPosition(s.b, 0, 0, z_rest);
+            dBodySetLinearVel(s.b, 0, 0, 0);
+            dBodySetAngularVel(s.b, 0, 0, 0);
+            /* every between-steps point: only the sentinels are left of the context */
+            ck_assert_int_eq(ctx_joints(s.pf, s.a), 1);
+            ck_assert_int_eq(ctx_joints(s.pf, s.b), 1);
+        }
+        for (int i = 0; i < 20; ++i)
+            subscene_step(&s);
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.ga, s.gb, &info), PF_OK);
+        ck_assert_double_eq_tol(info.normal_force_measured, 0.5 * PF_ODE_TEST_G,
+                                FORCE_REL_TOL * 0.5 * PF_ODE_TEST_G);
+        /* the cube moved to a new body while its pair lives: the joint follows the bodies */
+        dBodyID nb = dBodyCreate(s.world);
+        dMass m;
+        dMassSetBoxTotal(&m, 0.5, 0.1, 0.1, 0.1);
+        dBodySetMass(nb, &m);
+        dBodySetPosition(nb, pb[0], pb[1], pb[2]);
+        dGeomSetBody(s.gb, nb);
+        dSpaceCollide(s.top, s.pf, pf_ode_near_callback);
+        ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+        if (solver) {
+            const dJointID j = pair_joint(s.pf, s.ga, s.gb);
+            ck_assert_ptr_nonnull(j);
+            ck_assert(dJointGetBody(j, 0) == nb || dJointGetBody(j, 1) == nb);
+            ck_assert(dJointGetBody(j, 0) != s.b && dJointGetBody(j, 1) != s.b);
+        }
+        dWorldStep(s.world, 1e-3);
+        ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+        dJointGroupEmpty(s.group);
+        ck_assert_int_eq(ctx_joints(s.pf, nb), 1);
+        ck_assert_int_eq(dBodyGetNumJoints(s.b), 1); /* the old body: its sentinel */
+        for (int i = 0; i < 20; ++i)
+            subscene_step(&s);
+        ck_assert_int_eq(pf_ode_find_patch(s.pf, s.ga, s.gb, &info), PF_OK);
+        ck_assert_double_eq_tol(info.normal_force_measured, 0.5 * PF_ODE_TEST_G,
+                                FORCE_REL_TOL * 0.5 * PF_ODE_TEST_G);
+        subscene_free(&s);
+    }
+}
+END_TEST
+
+START_TEST(test_context_destroyed_with_joints_kept)
+{
+    /* when: 0 between steps (the joints parked), 1 between pf_ode_before_step and the step
+     * (attached and enabled): either way they are destroyed with the context, and the world
+     * steps on without calling into it (under ASan / valgrind: no access after free) */
+    for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver)
+        for (int when = 0; when < 2; ++when) {
+            const pfOdeCoupling saved = pf_ode_test_coupling;
+            pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
+            subscene s;
+            subscene_make(&s, 0);
+            pf_ode_test_coupling = saved;
+            for (int i = 0; i < 10; ++i)
+                subscene_step(&s);
+            if (when == 1) {
+                dSpaceCollide(s.top, s.pf, pf_ode_near_callback);
+                ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+            }
+            pf_ode_destroy(s.pf);
+            s.pf = NULL;
+            /* no joint of the context is left on a body (the sentinels and patch joints are
+             * gone; the adapter's rows of a pending step stay in the user's group) */
+            for (int i = 0; i < dBodyGetNumJoints(s.b); ++i)
+                ck_assert_ptr_null(dJointGetData(dBodyGetJoint(s.b, i)));
+            for (int i = 0; i < dBodyGetNumJoints(s.a); ++i)
+                ck_assert_ptr_null(dJointGetData(dBodyGetJoint(s.a, i)));
+            dWorldStep(s.world, 1e-3);
+            dJointGroupEmpty(s.group);
+            dJointGroupDestroy(s.group);
+            dSpaceDestroy(s.top);
+            dWorldDestroy(s.world);
+        }
+}
+END_TEST
+
 /* ---- several patches per pair ------------------------------------------------------------------
  * A box in the corner of one concave trimesh (floor z = 0 and wall x = 0 in one geom): its pair
  * has two patches, which every per-pair path must treat as a pair's. */
@@ -624,6 +863,10 @@ static Suite *suite(void)
     tcase_add_test(tc, test_forget_between_collide_and_step);
     tcase_add_test(tc, test_dropped_patch_keeps_its_state);
     tcase_add_test(tc, test_body_table_follows_live_bodies);
+    tcase_add_test(tc, test_patch_joint_kept_between_steps);
+    tcase_add_test(tc, test_body_destroyed_while_joint_kept);
+    tcase_add_test(tc, test_pair_ends_and_returns);
+    tcase_add_test(tc, test_context_destroyed_with_joints_kept);
     tcase_add_test(tc, test_corner_pair_has_two_patches);
     tcase_add_test(tc, test_corner_stock_is_one_patch);
     tcase_add_test(tc, test_find_pair_patches_errors_name_the_value);
