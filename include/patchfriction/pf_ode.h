@@ -491,6 +491,10 @@ typedef struct pfOdeCounters {
                                  ///< body with a patch, adapter coupling, stepper WORLD
                                  ///< (pf_ode_normal_contacts, docs/architecture.md); 0 in a world
                                  ///< of STOCK pairs only
+    long long lcp_failed_pairs;  ///< pair-steps read as a failed step of dWorldStep's solver (a
+                                 ///< contact with no force that still approaches after the step:
+                                 ///< "LCP internal error"), whose measurements were not taken;
+                                 ///< stepper WORLD, adapter coupling (docs/architecture.md)
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).

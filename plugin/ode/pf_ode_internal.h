@@ -156,7 +156,8 @@ typedef struct pfOdePairStep {
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
     int lin_ok;              ///< persist.lin_* applies to this step's patch (lin_project)
 
-    int lag_used; ///< STOCK: the contact's friction is bounded by the last step's N
+    int lag_used;   ///< STOCK: the contact's friction is bounded by the last step's N
+    int lcp_failed; ///< after the step: its island's LCP gave up and the pair carried no force
 
     /* surface motion (pf_ode_surface.c, pf_ode_surface_motion) */
     double surf_w1[3], surf_w2[3]; ///< g1's / g2's surface velocity, world, at collide [m/s]
@@ -241,6 +242,11 @@ typedef struct pfOdeBodyEntry {
     /* its mobility (pf_ode_mobility) as the body model reads it, for mob_epoch == model_epoch */
     unsigned long mob_epoch;
     pfOdeMobility mob;
+    /* its island of the step just taken (pf_ode_after_step, failed_islands): a union-find over
+     * the slots of the bodies table, valid for island_frame == the context's frame */
+    unsigned long island_frame;
+    int island_parent; ///< slot of the parent in the union-find (itself: a root)
+    int island_failed; ///< at a root: the island's LCP gave up (a contact approaches unpushed)
 } pfOdeBodyEntry;
 
 /// Lists kept for one pf_ode_after_step call; behind a pointer, so that functions reading a const
