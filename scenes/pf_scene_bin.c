@@ -29,6 +29,8 @@
  *  - offplane_contacts: pf_ode_get_counters' offplane_contacts (contact-steps off their pair's
  *    one patch, point friction);
  *  - bodies_out: bodies whose centre is outside the bin's inner volume at the end;
+ *  - lcp_failed_pairs: pf_ode_get_counters' lcp_failed_pairs (pair-steps of dWorldStep's failed
+ *    LCP steps, whose measurements the adapter did not take);
  *  - max_speed, kinetic_energy_after (at the first step ending at t >= after), energy_end.
  * The `dt` key only sets the default step (pf-demo's --dt and the step's own dt still win).
  *
@@ -394,7 +396,7 @@ static int bin_metrics(const pfScene *s, pfSceneMetric *out, int max)
 {
     const Bin *b = s->impl;
     pfOdeCounters c = pf_ode_get_counters(s->pf);
-    pfSceneMetric m[16];
+    pfSceneMetric m[17];
     int n = 0;
     m[n++] = (pfSceneMetric){"bodies", (double)b->count};
     m[n++] = (pfSceneMetric){"max_speed_after", b->max_speed_after};
@@ -413,6 +415,7 @@ static int bin_metrics(const pfScene *s, pfSceneMetric *out, int max)
     m[n++] = (pfSceneMetric){"kinetic_energy_after", b->kinetic_after};
     m[n++] = (pfSceneMetric){"energy_end", b->kinetic + b->potential};
     m[n++] = (pfSceneMetric){"after", b->after};
+    m[n++] = (pfSceneMetric){"lcp_failed_pairs", (double)c.lcp_failed_pairs};
     return pfs_metrics_copy(m, n, out, max);
 }
 

@@ -496,6 +496,10 @@ typedef struct pfOdeCounters {
     long long point_group_stops; ///< point patch-steps that slid too fast for their own kinetic
                                  ///< friction to stop within the step, but were stopped by the
                                  ///< points between the same two bodies together (P49c)
+    long long lcp_failed_pairs;  ///< pair-steps read as a failed step of dWorldStep's solver (a
+                                 ///< contact with no force that still approaches after the step:
+                                 ///< "LCP internal error"), whose measurements were not taken;
+                                 ///< stepper WORLD, adapter coupling (docs/architecture.md)
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).

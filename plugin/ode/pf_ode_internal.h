@@ -156,7 +156,8 @@ typedef struct pfOdePairStep {
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
     int lin_ok;              ///< persist.lin_* applies to this step's patch (lin_project)
 
-    int lag_used; ///< STOCK: the contact's friction is bounded by the last step's N
+    int lag_used;   ///< STOCK: the contact's friction is bounded by the last step's N
+    int lcp_failed; ///< after the step: its island's LCP gave up and the pair carried no force
 
     /* pf_ode_after_step's holder test (holder_immobile), once per pair and call */
     unsigned long holder_epoch; ///< the model_epoch holder_immobile[] was worked out in
@@ -254,6 +255,11 @@ typedef struct pfOdeBodyEntry {
      * context's scratch, and whether one is UNKNOWN, for loads_epoch == model_epoch */
     unsigned long loads_epoch;
     int loads_off, loads_n, loads_unknown;
+    /* its island of the step just taken (pf_ode_after_step, failed_islands): a union-find over
+     * the slots of the bodies table, valid for island_frame == the context's frame */
+    unsigned long island_frame;
+    int island_parent; ///< slot of the parent in the union-find (itself: a root)
+    int island_failed; ///< at a root: the island's LCP gave up (a contact approaches unpushed)
 } pfOdeBodyEntry;
 
 /// A joint on a body whose last feedback is a load on it (pf_ode_load_sum).

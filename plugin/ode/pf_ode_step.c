@@ -1703,6 +1703,117 @@ static void stock_lag_measure(pfOdePair *p, double nsum)
     if (!p->step.lag_used) s->lag_ref = single ? nsum : 0.0;
 }
 
+/* Failed steps of dWorldStep's Dantzig solver (docs/architecture.md, "Dantzig's zero steps"):
+ * ODE 0.16's solver gives up on a degenerate pivot ("LCP internal error, s <= 0") and leaves every
+ * row it had not reached at force 0, which in a pile is most of the island, and it says so only
+ * through dMessage. Taken as a measurement, that step's N = 0 bounded every patch of the island at
+ * 0 in the next step (no friction at all for a step, where stock friction's findex rows are bounded
+ * inside the solver and keep theirs), and its zero feedback became the lagged loads and holding
+ * wrenches of the stick tests. A failed step is recognised by what no solution of the LCP can show:
+ * a contact row with no force whose contact still approaches after the step, faster than any
+ * target the adapter sets (the tilt anchor's, at most stick_velocity_tol; a gap contact's approach
+ * is excluded, depth < 0). In a correct solution such a row has w = v_n - target >= 0. Its island
+ * (the bodies joined by the pairs' contacts) failed; every pair of that island that carried no
+ * force keeps its measurements of the step before (N and its history, the other constraints'
+ * loads, the holding wrench), so the next step is bounded as the step before it was. Pairs with a
+ * force (rows the solver settled before it gave up) are read as usual. Only under dWorldStep
+ * (pfOdeConfig.stepper WORLD) with the adapter coupling: QuickStep never gives up (an unconverged
+ * row is not a failed one) and the patched ODE's in-solver coupling takes degenerate pivots. */
+#define PF_ODE_LCP_FAIL_SPEED 2.0 /* times stick_velocity_tol */
+
+static int island_slot(pfOdeContext *ctx, dBodyID b)
+{
+    if (!pf_ode_is_dynamic(b)) return -1;
+    pfOdeBodyEntry *e = pf_ode_body_entry(ctx, b);
+    if (!e) return -1;
+    const int s = (int)(e - ctx->bodies);
+    if (e->island_frame != ctx->frame) {
+        e->island_frame = ctx->frame;
+        e->island_parent = s;
+        e->island_failed = 0;
+    }
+    return s;
+}
+
+static int island_root(pfOdeContext *ctx, int s)
+{
+    while (ctx->bodies[s].island_parent != s) {
+        const int up = ctx->bodies[s].island_parent;
+        ctx->bodies[s].island_parent = ctx->bodies[up].island_parent; /* path halving */
+        s = up;
+    }
+    return s;
+}
+
+static int zero_feedback(const dJointFeedback *fb)
+{
+    for (int k = 0; k < 3; ++k)
+        if (fb->f1[k] != 0.0 || fb->t1[k] != 0.0 || fb->f2[k] != 0.0 || fb->t2[k] != 0.0) return 0;
+    return 1;
+}
+
+/* 1 if none of the pair's joints carried a force in the step just taken. */
+static int pair_unloaded(const pfOdePair *p)
+{
+    for (int i = 0; i < p->step.ncontacts; ++i)
+        if (!zero_feedback(&p->step.fb[i])) return 0;
+    for (int i = 0; i < p->step.noff; ++i)
+        if (!zero_feedback(&p->step.fb_off[i])) return 0;
+    if (p->step.has_fric && !zero_feedback(&p->step.fb_fric)) return 0;
+    if (p->step.has_spin && !zero_feedback(&p->step.fb_spin)) return 0;
+    return 1;
+}
+
+/* 1 if a touching contact of the pair (depth >= 0) approaches after the step faster than lim. */
+static int contacts_approach(const dContactGeom *cg, int n, dBodyID b1, dBodyID b2, double lim)
+{
+    for (int i = 0; i < n; ++i) {
+        if (!(cg[i].depth >= 0.0)) continue;
+        const double P[3] = {cg[i].pos[0], cg[i].pos[1], cg[i].pos[2]};
+        const double nn[3] = {cg[i].normal[0], cg[i].normal[1], cg[i].normal[2]};
+        double v[3];
+        pf_ode_rel_point_vel(b1, b2, P, v);
+        if (pf_ode_dot(v, nn) < -lim) return 1;
+    }
+    return 0;
+}
+
+/* Sets p->step.lcp_failed on every alive pair (see above). */
+static void failed_islands(pfOdeContext *ctx)
+{
+    for (int a = 0; a < ctx->alive_count; ++a)
+        pf_ode_pair_at(ctx, ctx->alive[a])->step.lcp_failed = 0;
+    if (ctx->cfg.stepper != PF_ODE_STEPPER_WORLD || ctx->solver) return;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        const pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        const int s1 = island_slot(ctx, p->step.b1), s2 = island_slot(ctx, p->step.b2);
+        if (s1 < 0 || s2 < 0) continue;
+        const int r1 = island_root(ctx, s1), r2 = island_root(ctx, s2);
+        if (r1 != r2) ctx->bodies[r1].island_parent = r2;
+    }
+    const double lim = PF_ODE_LCP_FAIL_SPEED * ctx->cfg.stick_velocity_tol;
+    int any = 0;
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (!pair_unloaded(p)) continue;
+        if (!contacts_approach(p->step.contacts, p->step.ncontacts, p->step.b1, p->step.b2, lim) &&
+            !contacts_approach(p->step.off, p->step.noff, p->step.b1, p->step.b2, lim))
+            continue;
+        const int s = island_slot(ctx, p->step.b1) >= 0 ? island_slot(ctx, p->step.b1)
+                                                        : island_slot(ctx, p->step.b2);
+        p->step.lcp_failed = 1;
+        if (s >= 0) ctx->bodies[island_root(ctx, s)].island_failed = 1;
+        any = 1;
+    }
+    for (int a = 0; any && a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (p->step.lcp_failed || !pair_unloaded(p)) continue;
+        const int s = island_slot(ctx, p->step.b1) >= 0 ? island_slot(ctx, p->step.b1)
+                                                        : island_slot(ctx, p->step.b2);
+        if (s >= 0 && ctx->bodies[island_root(ctx, s)].island_failed) p->step.lcp_failed = 1;
+    }
+}
+
 int pf_ode_after_step(pfOdeContext *ctx)
 {
     return pf_ode_after_step_ex(ctx, NULL);
@@ -1738,8 +1849,19 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     ctx->alive_count = w;
     dVector3 g;
     dWorldGetGravity(ctx->world, g);
+    failed_islands(ctx);
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (p->step.lcp_failed) {
+            /* a failed step (failed_islands): reported as measured, kept out of the pair's
+             * measurements */
+            ctx->counters.lcp_failed_pairs++;
+            p->step.info.normal_force_measured = 0.0;
+            for (int i = 0; i < p->step.ncontacts; ++i)
+                p->step.info.point_normal_force[i] = 0.0;
+            p->fresh = 0;
+            continue;
+        }
         double nsum = 0.0;
         double fo1[3] = {0, 0, 0}, to1[3] = {0, 0, 0}, fo2[3] = {0, 0, 0}, to2[3] = {0, 0, 0};
         const double *n = p->persist.mat.mode == PF_ODE_MODE_STOCK ? NULL : p->step.n;
