@@ -183,9 +183,9 @@ typedef enum pfOdeCoupling {
 } pfOdeCoupling;
 /* The in-solver coupling (plugin/ode/pf_ode_solver.c): each patch is one dJointCreatePatch joint
  * (its normal rows and the friction block; the context's own, in no group, kept while the pair
- * touches and parked between steps: docs/integration.md §3) whose callback the solver calls per iteration
- * (QuickStep) or per round (dWorldStep) with the block's Delassus matrix A, the free wrench
- * lambda* and the summed normal force N:
+ * touches and parked between steps: docs/integration.md §3) whose callback the solver calls per
+ * iteration (QuickStep) or per round (dWorldStep) with the block's Delassus matrix A, the free
+ * wrench lambda* and the summed normal force N:
  *  - a patch at rest: the static test of this adapter (CA or limit set; the loads' demand does
  *    not depend on N) against the capacity at the solver's N; lambda = lambda* if it holds;
  *  - otherwise the maximum-dissipation projection (pf_patch_project), mu_s for a breakaway step,
