@@ -489,14 +489,20 @@ static void subscene_step(subscene *s)
     dJointGroupEmpty(s->group);
 }
 
+/* The subscene (no extra body) with the in-solver coupling (solver = 1) or the adapter's. */
+static void subscene_coupled(subscene *s, int solver)
+{
+    const pfOdeCoupling saved = pf_ode_test_coupling;
+    pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
+    subscene_make(s, 0);
+    pf_ode_test_coupling = saved;
+}
+
 START_TEST(test_patch_joint_kept_between_steps)
 {
     for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver) {
-        const pfOdeCoupling saved = pf_ode_test_coupling;
-        pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
         subscene s; /* box a on the plane, cube b on a */
-        subscene_make(&s, 0);
-        pf_ode_test_coupling = saved;
+        subscene_coupled(&s, solver);
         dJointID first = 0;
         int pair = -1;
         for (int i = 0; i < 30; ++i) {
@@ -556,11 +562,8 @@ START_TEST(test_body_destroyed_while_joint_kept)
      * pf_ode_after_step */
     for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver)
         for (int when = 0; when < 3; ++when) {
-            const pfOdeCoupling saved = pf_ode_test_coupling;
-            pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
             subscene s;
-            subscene_make(&s, 0);
-            pf_ode_test_coupling = saved;
+            subscene_coupled(&s, solver);
             for (int i = 0; i < 10; ++i)
                 subscene_step(&s);
             if (when == 0) { /* the cube, body and geom */
@@ -597,11 +600,8 @@ END_TEST
 START_TEST(test_pair_ends_and_returns)
 {
     for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver) {
-        const pfOdeCoupling saved = pf_ode_test_coupling;
-        pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
         subscene s;
-        subscene_make(&s, 0);
-        pf_ode_test_coupling = saved;
+        subscene_coupled(&s, solver);
         const dReal *pb = dBodyGetPosition(s.b);
         const double z_rest = pb[2];
         for (int cycle = 0; cycle < 40; ++cycle) {
@@ -666,11 +666,8 @@ START_TEST(test_context_destroyed_with_joints_kept)
      * steps on without calling into it (under ASan / valgrind: no access after free) */
     for (int solver = 0; solver <= pf_ode_solver_coupling_available(); ++solver)
         for (int when = 0; when < 2; ++when) {
-            const pfOdeCoupling saved = pf_ode_test_coupling;
-            pf_ode_test_coupling = solver ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
             subscene s;
-            subscene_make(&s, 0);
-            pf_ode_test_coupling = saved;
+            subscene_coupled(&s, solver);
             for (int i = 0; i < 10; ++i)
                 subscene_step(&s);
             if (when == 1) {
