@@ -754,17 +754,14 @@ static int gather(pfOdeContext *ctx, pfOdePair *p, double dt, stepinputs *in)
  * its frictionless end-of-step slip xi_p = xi0 + dt a_free to rest, (dt A)^-1 xi_p with A the
  * translational 2 x 2 block of the patch's Delassus matrix, is within mu_k N (P49b). Backward
  * Euler's Coulomb law then ends the step at rest, as a sliding patch's stick test decides. */
-static int point_stops(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in)
+static int point_stops(const pfOdePair *p, const stepinputs *in, const double xi[3],
+                       const double A[9])
 {
     const double dt = in->dt;
-    double af[3], A[9];
-    pf_ode_patch_free_accel(ctx, p, in->dyn1, in->dyn2, in->f1, in->t1v, in->f2, in->t2v, af);
-    pf_ode_patch_delassus(ctx, p, in->dyn1, in->dyn2, A);
-    const double xp = in->tw.vx + dt * af[0], yp = in->tw.vy + dt * af[1];
     const double a = dt * A[0], b = dt * A[1], c = dt * A[3], d = dt * A[4];
     const double det = a * d - b * c;
     if (!(det > 0.0) || !isfinite(det)) return 0;
-    const double fx = -(d * xp - b * yp) / det, fy = -(-c * xp + a * yp) / det;
+    const double fx = -(d * xi[0] - b * xi[1]) / det, fy = -(-c * xi[0] + a * xi[1]) / det;
     return hypot(fx, fy) <= p->persist.mat.mu_k * in->N;
 }
 
@@ -783,7 +780,8 @@ static int point_stops(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in)
  * the split need not be the best one). Without it, each point slid with one row along its slip
  * and none across, and under QuickStep a tripod pushed sideways below mu_s m g could stay
  * sliding in a two-step cycle (in 16 of 40 row orders). */
-static int point_group_stops(pfOdeContext *ctx, const pfOdePair *p, const stepinputs *in)
+static int point_group_stops(pfOdeContext *ctx, const pfOdePair *p, const stepinputs *in,
+                             const double xi[3], const double A[9])
 {
     const dBodyID b1 = p->step.b1, b2 = p->step.b2;
     const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
@@ -807,10 +805,6 @@ static int point_group_stops(pfOdeContext *ctx, const pfOdePair *p, const stepin
     }
     if (m < 2) return 0;
     const double dt = in->dt;
-    double af[3], A[9];
-    pf_ode_patch_free_accel(ctx, p, in->dyn1, in->dyn2, in->f1, in->t1v, in->f2, in->t2v, af);
-    pf_ode_patch_delassus(ctx, p, in->dyn1, in->dyn2, A);
-    const double xi[3] = {in->tw.vx + dt * af[0], in->tw.vy + dt * af[1], in->tw.w + dt * af[2]};
     double W[3];
     if (!pf_ode_spd_solve3(A, xi, W)) return 0;
     for (int k = 0; k < 3; ++k)
@@ -855,8 +849,17 @@ static void point_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, ro
     const double N = in->N;
     p->step.point_dir_ok = p->step.point_slide = 0;
     /* a slip that kinetic friction stops within the step ends it at rest: the rest rows */
-    const int stops =
-        !in->small && in->vt > 0.0 && (point_stops(ctx, p, in) || point_group_stops(ctx, p, in));
+    int stops = 0;
+    if (!in->small && in->vt > 0.0) {
+        /* the frictionless end-of-step twist and the Delassus block, read once for both tests */
+        const double dt = in->dt;
+        double af[3], A[9];
+        pf_ode_patch_free_accel(ctx, p, in->dyn1, in->dyn2, in->f1, in->t1v, in->f2, in->t2v, af);
+        pf_ode_patch_delassus(ctx, p, in->dyn1, in->dyn2, A);
+        const double xi[3] = {in->tw.vx + dt * af[0], in->tw.vy + dt * af[1],
+                              in->tw.w + dt * af[2]};
+        stops = point_stops(p, in, xi, A) || point_group_stops(ctx, p, in, xi, A);
+    }
     if (stops) p->step.solver_at_rest = 1;
     if (in->small || !(in->vt > 0.0) || stops) { /* (vt = 0 at rest: no direction to slide along) */
         memcpy(rs->t1, x, sizeof rs->t1);
