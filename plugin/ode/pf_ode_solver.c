@@ -18,6 +18,8 @@
  *    second order while sliding, or at the end twist xi1 (backward Euler) when the patch stops
  *    within the step; where that projection does not converge, the largest multiple of lambda*
  *    inside the static limit set (scaled_holding);
+ *  - dWorldStep's rounds that did not settle ask for their applied force scaled into the limit
+ *    set at the N of the answer that applies it (dPatchScaleOnly, scaled_holding).
  * The Hertz radius follows the solver's N. The adapter's linearisation (bounds from the previous
  * step's N, rows along a predicted slip direction, explicit driving components of the friction
  * block) is not used; its drift targets while stuck and its rolling-resistance rows are.
@@ -391,7 +393,7 @@ static int lin_project(pfOdePair *p, double N, const double A[9], pfWrench fw, i
  * of def at mu N contains: s = min(1, h), h the limit-set test's factor (capacity / demand).
  * Inside the set at the solver's N, and dissipative in any metric: the twist it leaves,
  * -(1 - s) h A lambda*, is opposed by the wrench. The answer where the projection failed to
- * converge. */
+ * converge, and dWorldStep's (dPatchScaleOnly) for a force it applied at another N. */
 static void scaled_holding(const pfPatchDef *def, double mu, double N, pfWrench fw, dReal force[3])
 {
     pfStickResult sr;
@@ -440,6 +442,15 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
         def = &sized;
     }
 
+    /* A patch at rest keeps its static set for this step: a breakaway slides at the static bound
+     * for one step, and the projection stays a continuous function of lambda* (with mu_k here,
+     * the solver's rounds could cycle between a static "stick" and a kinetic "slip" answer). */
+    const double mu = p->step.solver_at_rest ? p->persist.mat.mu_s : p->persist.mat.mu_k;
+    if (mode == dPatchScaleOnly) { /* dWorldStep's applied force, into the set at its own N */
+        scaled_holding(def, mu, N, fw, force);
+        return;
+    }
+
     /* QuickStep's lambda* is an iterate, exact only once it has converged: there the adapter's
      * test alone decides where it ran (a piston-held box on a ramp of torque, dt = 0.1 ms, let go
      * 0.24 % early when every iterate had to pass as well) */
@@ -453,10 +464,6 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
         p->step.solver_sticks = 1;
         return;
     }
-    /* A patch at rest keeps its static set for this step: a breakaway slides at the static bound
-     * for one step, and the projection stays a continuous function of lambda* (with mu_k here,
-     * the solver's rounds could cycle between a static "stick" and a kinetic "slip" answer). */
-    const double mu = p->step.solver_at_rest ? p->persist.mat.mu_s : p->persist.mat.mu_k;
     /* Midpoint rule: friction at the twist halfway through the step, xi_m = (xi_0 + xi_1) / 2.
      * With xi_1 = h A (lambda - lambda*) (A per unit time, h the step) this is the projection
      *   xi_m = (h/2) A (W(xi_m) - lambda*_m),   lambda*_m = lambda* - (h A)^-1 xi_0,
