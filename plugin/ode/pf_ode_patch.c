@@ -22,10 +22,9 @@
  * test's 1e-6 N on 0.2 N fails); 0.5 keeps it exact and still removes the tilt drift (creep at
  * QuickStep dt = 5e-3: 7.5e-10 -> 4.6e-11 m). */
 #define PF_ODE_TILT_GAIN 0.5
-/* Approach speed each normal row of a patch may take under dWorldStep, over the larger of
- * stick_velocity_tol and the bodies' speeds at the row's point, before the row's own factor
- * (normal_row_dither): 1e-12 m/s for a resting face at the default tolerance. It keeps ODE's
- * Dantzig solver off its zero steps (docs/architecture.md, "Dantzig's zero steps"). */
+/* Approach speed each normal row of a patch may take under dWorldStep, over stick_velocity_tol,
+ * before the row's own factor (normal_row_dither): 1e-12 m/s at the default tolerance. It keeps
+ * ODE's Dantzig solver off its zero steps (docs/architecture.md, "Dantzig's zero steps"). */
 #define PF_ODE_NORMAL_DITHER 1e-8
 
 static void normalize(double *v)
@@ -1142,27 +1141,16 @@ static double stock_lag_force(const pfOdeContext *ctx, const pfOdePair *p, doubl
  * small allowed approach puts each row strictly inside its region (w > 0 until pressed), and a
  * factor of its own per row, 1/2 + the fraction of the square root of the i-th prime (square
  * roots of distinct primes are linearly independent over the rationals), leaves no set of the
- * face's rows exactly consistent, whatever ODE's order of the points. It scales with the bodies'
- * speeds at the point, as the rounding of the row's right-hand side does: 1e-8 of them stays
- * above that rounding (1e-16 of them) and below anything the motion shows. */
-static double normal_row_dither(const pfOdeContext *ctx, const pfOdePair *p, int i)
+ * face's rows exactly consistent, whatever ODE's order of the points. (Scaled with the bodies'
+ * speeds at the point instead, it cured one randomised scene of tiny fast bodies and broke
+ * another: tests/fuzz, docs/architecture.md.) */
+static double normal_row_dither(const pfOdeContext *ctx, int i)
 {
     static const double prime[PF_ODE_MAX_CONTACTS] = {2,  3,  5,  7,  11, 13, 17, 19,
                                                       23, 29, 31, 37, 41, 43, 47, 53};
     if (ctx->cfg.stepper == PF_ODE_STEPPER_QUICK) return 0.0;
-    const double *P = p->step.contacts[i].pos;
-    double speed = 0.0;
-    dVector3 v;
-    for (int k = 0; k < 2; ++k) {
-        dBodyID b = k ? p->step.b2 : p->step.b1;
-        if (!b) continue;
-        dBodyGetPointVel(b, P[0], P[1], P[2], v);
-        speed += sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    }
-    const double tol = ctx->cfg.stick_velocity_tol;
-    const double scale = isfinite(speed) && speed > tol ? speed : tol;
     const double r = sqrt(prime[i % PF_ODE_MAX_CONTACTS]);
-    return PF_ODE_NORMAL_DITHER * scale * (0.5 + (r - floor(r)));
+    return PF_ODE_NORMAL_DITHER * ctx->cfg.stick_velocity_tol * (0.5 + (r - floor(r)));
 }
 
 /* The contacts of points first .. ncontacts-1 as ODE contacts: dContactApprox1 point friction in
@@ -1258,7 +1246,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 v = v > lim ? lim : (v < -lim ? -lim : v);
                 if (isfinite(v)) vn += v;
             }
-            vn -= normal_row_dither(ctx, p, i);
+            vn -= normal_row_dither(ctx, i);
             if (isfinite(vn) && vn != 0.0) {
                 c.surface.mode |= dContactMotionN;
                 c.surface.motionN = vn;
