@@ -1311,8 +1311,10 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     /* equal bounds along t1 and t2 (a stuck patch's mu_s N) let a load along the diagonal take
      * both rows to their bounds in one pivot of the Dantzig solver (dWorldStep), and its next
      * pivot is then a zero step, on which Debian's solver gives up ("LCP internal error, s <=
-     * 0"): t2's bound is the smaller by PF_ODE_BOUND_SPLIT */
-    if (r.b2 > 0.0 && r.b2 == r.b1) r.b2 *= 1.0 - PF_ODE_BOUND_SPLIT;
+     * 0"): t2's bound is the smaller by PF_ODE_BOUND_SPLIT (not under QuickStep, which has no
+     * pivots) */
+    if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK && r.b2 > 0.0 && r.b2 == r.b1)
+        r.b2 *= 1.0 - PF_ODE_BOUND_SPLIT;
     r.bspin = finite_bound(r.bspin);
     r.broll1 = finite_bound(r.broll1);
     r.broll2 = finite_bound(r.broll2);
