@@ -34,24 +34,45 @@
 #define MAXP 256
 
 /* ODE's dxSolveLCP (ode/src/lcp.h, ODE 0.16): A x = b + w over n rows, the first nub unbounded,
- * b and x interleaved in pairsbx (b, x), lo and hi in pairslh */
+ * b and x interleaved in pairsbx (b, x), lo and hi in pairslh. Against a shared libode (Debian's)
+ * this executable's definition comes first and the real one is found with dlsym(RTLD_NEXT);
+ * against a static one (the patched ODE) the link wraps the stepper's calls
+ * (-Wl,--wrap=<name>, PF_TEST_WRAP_LCP) and the real one is __real_<name>. */
+#define DX_SOLVE_LCP_SYM _Z10dxSolveLCPP22dxWorldProcessMemArenajPdS1_S1_jS1_Pi
 #define DX_SOLVE_LCP "_Z10dxSolveLCPP22dxWorldProcessMemArenajPdS1_S1_jS1_Pi"
-typedef void (*solve_lcp_fn)(void *arena, unsigned n, dReal *A, dReal *pairsbx, dReal *w,
-                             unsigned nub, dReal *pairslh, int *findex);
-void _Z10dxSolveLCPP22dxWorldProcessMemArenajPdS1_S1_jS1_Pi(void *arena, unsigned n, dReal *A,
-                                                            dReal *pairsbx, dReal *w, unsigned nub,
-                                                            dReal *pairslh, int *findex);
+#define LCP_ARGS                                                                                   \
+    void *arena, unsigned n, dReal *A, dReal *pairsbx, dReal *w, unsigned nub, dReal *pairslh,     \
+        int *findex
+typedef void (*solve_lcp_fn)(LCP_ARGS);
+#ifdef PF_TEST_WRAP_LCP
+#define PASTE(a, b) a##b
+#define WRAPPED(p, name) PASTE(p, name)
+void WRAPPED(__real_, DX_SOLVE_LCP_SYM)(LCP_ARGS);
+void WRAPPED(__wrap_, DX_SOLVE_LCP_SYM)(LCP_ARGS);
+#define SOLVE_LCP_DEF WRAPPED(__wrap_, DX_SOLVE_LCP_SYM)
+static solve_lcp_fn real_solver(void)
+{
+    return WRAPPED(__real_, DX_SOLVE_LCP_SYM);
+}
+#else
+void DX_SOLVE_LCP_SYM(LCP_ARGS);
+#define SOLVE_LCP_DEF DX_SOLVE_LCP_SYM
+static solve_lcp_fn real_solver(void)
+{
+    solve_lcp_fn f;
+    *(void **)&f = dlsym(RTLD_NEXT, DX_SOLVE_LCP);
+    return f;
+}
+#endif
 static int give_up;  /* 1: the solves of this step give up */
 static long gave_up; /* solves that gave up */
 static long solves;  /* solves that reached this definition */
 
-void _Z10dxSolveLCPP22dxWorldProcessMemArenajPdS1_S1_jS1_Pi(void *arena, unsigned n, dReal *A,
-                                                            dReal *pairsbx, dReal *w, unsigned nub,
-                                                            dReal *pairslh, int *findex)
+void SOLVE_LCP_DEF(LCP_ARGS)
 {
     static solve_lcp_fn real;
-    if (!real) *(void **)&real = dlsym(RTLD_NEXT, DX_SOLVE_LCP);
-    if (!real) ck_abort_msg("dlsym(RTLD_NEXT, %s) found no ODE solver", DX_SOLVE_LCP);
+    if (!real) real = real_solver();
+    if (!real) ck_abort_msg("no ODE solver behind %s", DX_SOLVE_LCP);
     real(arena, n, A, pairsbx, w, nub, pairslh, findex);
     solves++;
     if (!give_up) return;
