@@ -1134,7 +1134,10 @@ static double stock_lag_force(const pfOdeContext *ctx, const pfOdePair *p, doubl
 }
 
 /* The approach speed the patch's contact row i may take under dWorldStep [m/s] (0 under
- * QuickStep). ODE's Dantzig solver (Debian's, unpatched) gives up on a pivot of step zero ("LCP
+ * QuickStep, and on an ODE whose Dantzig solver takes zero steps, ODE_EXT_lcp_zero_step: there
+ * a row that allows an approach, beside a joint that also holds the body up (a slider to the
+ * world), left the whole weight to the joint and the patch without a normal force). ODE's
+ * Dantzig solver (Debian's, unpatched) gives up on a pivot of step zero ("LCP
  * internal error, s <= 0"), and a resting face hands it exact zeros: a row whose right-hand side
  * is 0 (two bodies that touch and fall together at the start), and among a face's coplanar rows,
  * which carry three independent constraints, the last row's w once the others are clamped. A
@@ -1148,7 +1151,7 @@ static double normal_row_dither(const pfOdeContext *ctx, int i)
 {
     static const double prime[PF_ODE_MAX_CONTACTS] = {2,  3,  5,  7,  11, 13, 17, 19,
                                                       23, 29, 31, 37, 41, 43, 47, 53};
-    if (ctx->cfg.stepper == PF_ODE_STEPPER_QUICK) return 0.0;
+    if (ctx->cfg.stepper == PF_ODE_STEPPER_QUICK || ctx->lcp_zero_step) return 0.0;
     const double r = sqrt(prime[i % PF_ODE_MAX_CONTACTS]);
     return PF_ODE_NORMAL_DITHER * ctx->cfg.stick_velocity_tol * (0.5 + (r - floor(r)));
 }

@@ -1312,8 +1312,9 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
      * both rows to their bounds in one pivot of the Dantzig solver (dWorldStep), and its next
      * pivot is then a zero step, on which Debian's solver gives up ("LCP internal error, s <=
      * 0"): t2's bound is the smaller by PF_ODE_BOUND_SPLIT (not under QuickStep, which has no
-     * pivots) */
-    if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK && r.b2 > 0.0 && r.b2 == r.b1)
+     * pivots, nor on an ODE whose Dantzig takes zero steps, ODE_EXT_lcp_zero_step) */
+    if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK && !ctx->lcp_zero_step && r.b2 > 0.0 &&
+        r.b2 == r.b1)
         r.b2 *= 1.0 - PF_ODE_BOUND_SPLIT;
     r.bspin = finite_bound(r.bspin);
     r.broll1 = finite_bound(r.broll1);
