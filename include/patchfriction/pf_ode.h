@@ -204,9 +204,14 @@ typedef enum pfOdeCoupling {
 int pf_ode_solver_coupling_available(void);
 
 /// The stepper the world is advanced with (pfOdeConfig.stepper). The adapter does not call the
-/// stepper; it needs to know it only for a STOCK contact that shares a body with a patch.
+/// stepper; it needs to know it for a STOCK contact that shares a body with a patch, and to keep
+/// dWorldStep's Dantzig solver off its degenerate zero steps: except under QUICK, on an ODE whose
+/// solver gives up on them (Debian's), each normal row of a patch may approach at 1e-8
+/// stick_velocity_tol times a factor of its own, and a friction row pair's equal bounds are split
+/// by 1e-6 (docs/architecture.md, "No zero steps on Debian's ODE").
 typedef enum pfOdeStepper {
-    PF_ODE_STEPPER_UNSPECIFIED = 0, ///< not given (default): ODE's own friction bound everywhere
+    PF_ODE_STEPPER_UNSPECIFIED = 0, ///< not given (default): ODE's own friction bound everywhere;
+                                    ///< the rows are set up as for WORLD
     PF_ODE_STEPPER_WORLD,           ///< dWorldStep: a STOCK contact of one point on a body with a
                                     ///< patch (adapter coupling) is bounded by mu times its last
                                     ///< step's normal force, not by ODE's findex rule, which the

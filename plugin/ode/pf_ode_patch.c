@@ -22,6 +22,10 @@
  * test's 1e-6 N on 0.2 N fails); 0.5 keeps it exact and still removes the tilt drift (creep at
  * QuickStep dt = 5e-3: 7.5e-10 -> 4.6e-11 m). */
 #define PF_ODE_TILT_GAIN 0.5
+/* Approach speed each normal row of a patch may take under dWorldStep, over stick_velocity_tol,
+ * before the row's own factor (normal_row_dither): 1e-12 m/s at the default tolerance. It keeps
+ * ODE's Dantzig solver off its zero steps (docs/architecture.md, "Dantzig's zero steps"). */
+#define PF_ODE_NORMAL_DITHER 1e-8
 
 static void normalize(double *v)
 {
@@ -1129,6 +1133,29 @@ static double stock_lag_force(const pfOdeContext *ctx, const pfOdePair *p, doubl
     return N;
 }
 
+/* The approach speed the patch's contact row i may take under dWorldStep [m/s] (0 under
+ * QuickStep, and on an ODE whose Dantzig solver takes zero steps, ODE_EXT_lcp_zero_step: there
+ * a row that allows an approach, beside a joint that also holds the body up (a slider to the
+ * world), left the whole weight to the joint and the patch without a normal force). ODE's
+ * Dantzig solver (Debian's, unpatched) gives up on a pivot of step zero ("LCP
+ * internal error, s <= 0"), and a resting face hands it exact zeros: a row whose right-hand side
+ * is 0 (two bodies that touch and fall together at the start), and among a face's coplanar rows,
+ * which carry three independent constraints, the last row's w once the others are clamped. A
+ * small allowed approach puts each row strictly inside its region (w > 0 until pressed), and a
+ * factor of its own per row, 1/2 + the fraction of the square root of the i-th prime (square
+ * roots of distinct primes are linearly independent over the rationals), leaves no set of the
+ * face's rows exactly consistent, whatever ODE's order of the points. (Scaled with the bodies'
+ * speeds at the point instead, it cured one randomised scene of tiny fast bodies and broke
+ * another: tests/fuzz, docs/architecture.md.) */
+static double normal_row_dither(const pfOdeContext *ctx, int i)
+{
+    static const double prime[PF_ODE_MAX_CONTACTS] = {2,  3,  5,  7,  11, 13, 17, 19,
+                                                      23, 29, 31, 37, 41, 43, 47, 53};
+    if (ctx->cfg.stepper == PF_ODE_STEPPER_QUICK || ctx->lcp_zero_step) return 0.0;
+    const double r = sqrt(prime[i % PF_ODE_MAX_CONTACTS]);
+    return PF_ODE_NORMAL_DITHER * ctx->cfg.stick_velocity_tol * (0.5 + (r - floor(r)));
+}
+
 /* The contacts of points first .. ncontacts-1 as ODE contacts: dContactApprox1 point friction in
  * STOCK mode (bounded by the last step's normal force next to a patch, stock_lag_force), else
  * normal rows only (the friction rows come from pf_ode_before_step), with the tilt anchor's
@@ -1222,6 +1249,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
                 v = v > lim ? lim : (v < -lim ? -lim : v);
                 if (isfinite(v)) vn += v;
             }
+            vn -= normal_row_dither(ctx, i);
             if (isfinite(vn) && vn != 0.0) {
                 c.surface.mode |= dContactMotionN;
                 c.surface.motionN = vn;

@@ -29,6 +29,8 @@
 /* Target normal velocity of the friction joint's own normal row [m/s]: an approach speed no
  * contact reaches, so that row's lambda is always clamped at its lower bound 0 (inert). */
 #define PF_ODE_INERT_NORMAL_VEL 1e4
+/* Relative gap between a friction joint's two bounds where they would be equal (create_rows). */
+#define PF_ODE_BOUND_SPLIT 1e-6
 /* Smallest computed Hertz radius [m] (a -> 0 as N -> 0). */
 #define PF_ODE_MIN_HERTZ_RADIUS PF_ODE_HERTZ_RADIUS_MIN
 
@@ -1306,6 +1308,14 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     const rowset *rs = &r;
     r.b1 = finite_bound(r.b1);
     r.b2 = finite_bound(r.b2);
+    /* equal bounds along t1 and t2 (a stuck patch's mu_s N) let a load along the diagonal take
+     * both rows to their bounds in one pivot of the Dantzig solver (dWorldStep), and its next
+     * pivot is then a zero step, on which Debian's solver gives up ("LCP internal error, s <=
+     * 0"): t2's bound is the smaller by PF_ODE_BOUND_SPLIT (not under QuickStep, which has no
+     * pivots, nor on an ODE whose Dantzig takes zero steps, ODE_EXT_lcp_zero_step) */
+    if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK && !ctx->lcp_zero_step && r.b2 > 0.0 &&
+        r.b2 == r.b1)
+        r.b2 *= 1.0 - PF_ODE_BOUND_SPLIT;
     r.bspin = finite_bound(r.bspin);
     r.broll1 = finite_bound(r.broll1);
     r.broll2 = finite_bound(r.broll2);
@@ -1767,15 +1777,35 @@ static int pair_unloaded(const pfOdePair *p)
     return 1;
 }
 
+/* The velocity after the step of body b's material point that was at P when the step began: the
+ * point the step's constraint rows act on. The step moved the body's centre by v dt, so its lever
+ * arm is P - (x - v dt); the body's position now would tilt a spinning body's point velocity by
+ * w x v dt (a sphere rolling along a wall seemed to approach it at mm/s). 0 for the world. */
+static void step_point_vel(dBodyID b, const double *P, double dt, double *out)
+{
+    out[0] = out[1] = out[2] = 0.0;
+    if (!b) return;
+    const dReal *x = dBodyGetPosition(b), *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
+    double r[3], wr[3], ww[3] = {w[0], w[1], w[2]};
+    for (int k = 0; k < 3; ++k)
+        r[k] = P[k] - (x[k] - v[k] * dt);
+    pf_ode_cross(ww, r, wr);
+    for (int k = 0; k < 3; ++k)
+        out[k] = v[k] + wr[k];
+}
+
 /* 1 if a touching contact of the pair (depth >= 0) approaches after the step faster than lim. */
-static int contacts_approach(const dContactGeom *cg, int n, dBodyID b1, dBodyID b2, double lim)
+static int contacts_approach(const dContactGeom *cg, int n, dBodyID b1, dBodyID b2, double dt,
+                             double lim)
 {
     for (int i = 0; i < n; ++i) {
         if (!(cg[i].depth >= 0.0)) continue;
         const double P[3] = {cg[i].pos[0], cg[i].pos[1], cg[i].pos[2]};
         const double nn[3] = {cg[i].normal[0], cg[i].normal[1], cg[i].normal[2]};
-        double v[3];
-        pf_ode_rel_point_vel(b1, b2, P, v);
+        double v1[3], v2[3];
+        step_point_vel(b1, P, dt, v1);
+        step_point_vel(b2, P, dt, v2);
+        const double v[3] = {v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2]};
         if (pf_ode_dot(v, nn) < -lim) return 1;
     }
     return 0;
@@ -1799,8 +1829,10 @@ static void failed_islands(pfOdeContext *ctx)
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         if (!pair_unloaded(p)) continue;
-        if (!contacts_approach(p->step.contacts, p->step.ncontacts, p->step.b1, p->step.b2, lim) &&
-            !contacts_approach(p->step.off, p->step.noff, p->step.b1, p->step.b2, lim))
+        const double dt = p->step.dt;
+        if (!contacts_approach(p->step.contacts, p->step.ncontacts, p->step.b1, p->step.b2, dt,
+                               lim) &&
+            !contacts_approach(p->step.off, p->step.noff, p->step.b1, p->step.b2, dt, lim))
             continue;
         const int s = island_slot(ctx, p->step.b1) >= 0 ? island_slot(ctx, p->step.b1)
                                                         : island_slot(ctx, p->step.b2);
