@@ -109,18 +109,6 @@ typedef struct pfOdeMobility {
     double iinv[9]; ///< inverse inertia, world, row-major [1/(kg m^2)]
 } pfOdeMobility;
 
-/// The rows a patch's step decided (pf_ode_step.c: evaluate), for creating them once every
-/// patch is evaluated.
-typedef struct pfOdeRowSet {
-    int fric;                             ///< create the friction contact joint
-    double t1[3], t2[3];                  ///< directions (world)
-    double b1, b2, bspin, broll1, broll2; ///< bounds (> 0 to create the row) [N or N m]
-    double m1, m2;                        ///< targets (row velocities) [m/s]
-    int spin_motor;                       ///< stick: spin via angular motor
-    double spin_vel;                      ///< its target [rad/s]
-    int yield_spin; ///< stick: the spin row yields to a sibling's normal rows (P51a)
-} pfOdeRowSet;
-
 /// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
 /// pre-step snapshot for after_step and the step's diagnostics. Rebuilt every step (collide, then
 /// before_step); nothing here is read by the next step's decisions.
@@ -151,8 +139,6 @@ typedef struct pfOdePairStep {
     double dt;
     int has_mob;              ///< mob1 / mob2 hold the bodies' mobility in this before_step call
     pfOdeMobility mob1, mob2; ///< (pf_ode_pair_mobility)
-    pfOdeRowSet rows;         ///< this step's rows, from evaluation to creation (before_step)
-    int rows_ok;              ///< 1: rows holds rows to create
 
     /* in-solver coupling (pf_ode_solver.c) */
     int solver_joint;        ///< 1: this step's rows are one patch joint of the patched ODE

@@ -32,6 +32,16 @@
 /* Smallest computed Hertz radius [m] (a -> 0 as N -> 0). */
 #define PF_ODE_MIN_HERTZ_RADIUS PF_ODE_HERTZ_RADIUS_MIN
 
+typedef struct rowset {
+    int fric;                             /* create the friction contact joint */
+    double t1[3], t2[3];                  /* directions (world) */
+    double b1, b2, bspin, broll1, broll2; /* bounds (> 0 to create the row) */
+    double m1, m2;                        /* targets (row velocities) */
+    int spin_motor;                       /* stick: spin via angular motor */
+    double spin_vel;
+    int yield_spin; /* stick: the spin row yields to a sibling's normal rows (P51a) */
+} rowset;
+
 static void body_frame_point(dBodyID b, const double *local, double *world)
 {
     dVector3 w;
@@ -96,7 +106,7 @@ static double clampd(double v, double lim)
  * (world, at c) and moment (world) in p->step.drive_f / drive_t; the rows dropped in rs. */
 /* The rolling-moment part of the rule above (P18 rows about t1 / t2), added to p->step.drive_t;
  * sets p->step.has_drive from the whole explicit part. mroll NULL: no rolling moment. */
-static void drive_rolling(pfOdePair *p, const double *mroll, const double *wrel, pfOdeRowSet *rs)
+static void drive_rolling(pfOdePair *p, const double *mroll, const double *wrel, rowset *rs)
 {
     if (mroll) {
         const double *t[2] = {rs->t1, rs->t2};
@@ -117,7 +127,7 @@ static void drive_rolling(pfOdePair *p, const double *mroll, const double *wrel,
 
 static void drive_components(const pfOdeContext *ctx, pfOdePair *p, double dt, int dyn1, int dyn2,
                              double mu_k, double N, pfTwist xi, pfTwist roll, const pfWrench *W,
-                             const double *mroll, const double *wrel, pfOdeRowSet *rs)
+                             const double *mroll, const double *wrel, rowset *rs)
 {
     const double *x = p->step.x, *y = p->step.y, *n = p->step.n;
     double fm = hypot(W->fx, W->fy);
@@ -179,7 +189,7 @@ static pfTwist patch_twist(const pfOdePair *p, double *vn, double pv2_out[3], do
 
 /* Rolling-resistance moment of a Hertz patch with d > 0 (P18) in world coordinates (mw) and the
  * bounds of its rows about rs->t1 / rs->t2; 1 if there is one. */
-static int rolling_rows(const pfOdePair *p, double a_hertz, double N, pfOdeRowSet *rs, double mw[3])
+static int rolling_rows(const pfOdePair *p, double a_hertz, double N, rowset *rs, double mw[3])
 {
     if (!(p->step.kind == PF_ODE_KIND_HERTZ && p->step.def.rolling_d > 0.0)) return 0;
     pfVec2 mr =
@@ -557,7 +567,7 @@ static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
 
 /* Begin: clear the step's report, rows and explicit part; note the bodies' positions (the
  * feedback torques after the step are about them). */
-static void begin(pfOdePair *p, pfOdeRowSet *rs)
+static void begin(pfOdePair *p, rowset *rs)
 {
     p->step.point_dir_ok = p->step.point_slide = 0;
     pfOdePatchInfo *info = &p->step.info;
@@ -832,7 +842,7 @@ static int point_group_stops(pfOdeContext *ctx, const pfOdePair *p, const stepin
  * velocity tolerance that this step's kinetic friction stops (point_stops, P49b) is at rest for
  * this law: QuickStep leaves mm/s at the points of a resting pile, and taken as sliding each such
  * point had one row along that noise's direction and none across it for the step. */
-static void point_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, pfOdeRowSet *rs)
+static void point_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, rowset *rs)
 {
     const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
     const pfTwist tw = in->tw;
@@ -987,7 +997,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
  * the patch axes with bounds mu_s N and targets that pull the patch back to its anchor (P36), a
  * spin motor with the static spin capacity, and the rolling rows' largest moment (P18). */
 static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
-                       const stickdecision *dec, pfOdeRowSet *rs)
+                       const stickdecision *dec, rowset *rs)
 {
     const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
     dBodyID b1 = p->step.b1, b2 = p->step.b2;
@@ -1167,7 +1177,7 @@ static int implicit_prediction(pfOdeContext *ctx, pfOdePair *p, int dyn1, int dy
  * |F|, a spin row bounded by |Mz|, the rolling rows, and the driving components set aside to be
  * applied explicitly (drive_components). */
 static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
-                      const stickdecision *dec, pfOdeRowSet *rs)
+                      const stickdecision *dec, rowset *rs)
 {
     const double *n = p->step.n, *x = p->step.x, *y = p->step.y;
     const int dyn1 = in->dyn1, dyn2 = in->dyn2;
@@ -1245,7 +1255,7 @@ static void slip_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
 
 /* One patch's step: gather -> stick test -> stick / slip rows -> commit. Returns 1 if rs holds
  * rows to create, 0 if not (stock mode, or a patch dropped for non-finite inputs). */
-static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, pfOdeRowSet *rs)
+static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
 {
     begin(p, rs);
     if (p->persist.mat.mode == PF_ODE_MODE_STOCK) {
@@ -1290,10 +1300,10 @@ static double finite_bound(double b)
     return (b > 0.0) ? (b < PF_ODE_MAX_BOUND ? b : PF_ODE_MAX_BOUND) : 0.0;
 }
 
-static void create_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeRowSet *in)
+static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
 {
-    pfOdeRowSet r = *in;
-    const pfOdeRowSet *rs = &r;
+    rowset r = *in;
+    const rowset *rs = &r;
     r.b1 = finite_bound(r.b1);
     r.b2 = finite_bound(r.b2);
     r.bspin = finite_bound(r.bspin);
@@ -1367,45 +1377,6 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeRowSet *in)
     }
 }
 
-/* Evaluate phase of one patch: its step's decision and rows (p->step.rows). */
-static void evaluate_phase(pfOdeContext *ctx, pfOdePair *p, double dt)
-{
-    p->step.dt = dt;
-    p->step.has_mob = 0;
-    ctx->counters.patches++;
-    p->step.solver_joint = 0;
-    p->step.has_fric = p->step.has_spin = 0;
-    p->step.rows_ok = evaluate(ctx, p, dt, &p->step.rows);
-}
-
-/* Create phase of one patch: its joints, from the rows its evaluation left. */
-static void create_phase(pfOdeContext *ctx, pfOdePair *p)
-{
-    const pfOdeRowSet *rs = &p->step.rows;
-    const int ok = p->step.rows_ok, stock = p->persist.mat.mode == PF_ODE_MODE_STOCK;
-    if (ctx->solver && !stock && ok && p->persist.state != PF_ODE_STATE_POINT) {
-        /* in-solver coupling: one patch joint carries the normal rows and the friction
-         * block; the adapter keeps its drift targets (stick) and the rolling rows (P18,
-         * bounded with the N estimate: the solver block has no rolling rows) */
-        const int at_rest = p->persist.state == PF_ODE_STATE_STICK;
-        pf_ode_solver_create(ctx, p, at_rest ? rs->spin_vel : 0.0, at_rest ? rs->m1 : 0.0,
-                             at_rest ? rs->m2 : 0.0);
-        if (rs->broll1 > 0.0 || rs->broll2 > 0.0) {
-            pfOdeRowSet rr = *rs;
-            rr.b1 = rr.b2 = rr.bspin = 0.0;
-            rr.spin_motor = 0;
-            rr.m1 = rr.m2 = rr.spin_vel = 0.0;
-            create_rows(ctx, p, &rr);
-        }
-    } else {
-        if (!stock) pf_ode_create_normal_joints(ctx, p, 0);
-        /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
-        if (ok && p->persist.state != PF_ODE_STATE_POINT) create_rows(ctx, p, rs);
-    }
-    /* contacts off the patch's plane: ODE's point friction, next to the patch */
-    pf_ode_create_offplane_joints(ctx, p);
-}
-
 int pf_ode_before_step(pfOdeContext *ctx, double dt)
 {
     return pf_ode_before_step_ex(ctx, dt, NULL);
@@ -1464,17 +1435,42 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             mixed && ((pf_ode_is_dynamic(b1) && pf_ode_body_patches(ctx, b1) > 0) ||
                       (pf_ode_is_dynamic(b2) && pf_ode_body_patches(ctx, b2) > 0));
     }
-    /* Two phases over the patches, in the pairs' order: evaluate every patch (the adapter's
-     * decisions: stick test, rows), then create every patch's joints (ODE's joint code). The
-     * joints are created in the same order as by one loop that created each patch's rows right
-     * after its evaluation, and no evaluation reads another patch's joints (the adapter's own
-     * joints are loads from the last step's feedback, pf_ode_classify_joint), so the world and
-     * the decisions are the same; the two phases keep each one's code hot in the instruction
-     * cache, where one loop alternated between them for every patch. */
-    for (int a = 0; a < ctx->alive_count; ++a)
-        evaluate_phase(ctx, pf_ode_pair_at(ctx, ctx->alive[a]), dt);
-    for (int a = 0; a < ctx->alive_count; ++a)
-        create_phase(ctx, pf_ode_pair_at(ctx, ctx->alive[a]));
+    /* one loop evaluates each patch and creates its rows at once. A later patch's stick test
+     * meets the joints created earlier in this loop: they carry the context as joint data, so
+     * pf_ode_classify_joint counts them as the adapter's contacts (loads from the previous step's
+     * feedback), never as the user's motors (world joints) */
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        p->step.dt = dt;
+        p->step.has_mob = 0;
+        rowset rs;
+        ctx->counters.patches++;
+        p->step.solver_joint = 0;
+        p->step.has_fric = p->step.has_spin = 0;
+        int ok = evaluate(ctx, p, dt, &rs);
+        const int stock = p->persist.mat.mode == PF_ODE_MODE_STOCK;
+        if (ctx->solver && !stock && ok && p->persist.state != PF_ODE_STATE_POINT) {
+            /* in-solver coupling: one patch joint carries the normal rows and the friction
+             * block; the adapter keeps its drift targets (stick) and the rolling rows (P18,
+             * bounded with the N estimate: the solver block has no rolling rows) */
+            const int at_rest = p->persist.state == PF_ODE_STATE_STICK;
+            pf_ode_solver_create(ctx, p, at_rest ? rs.spin_vel : 0.0, at_rest ? rs.m1 : 0.0,
+                                 at_rest ? rs.m2 : 0.0);
+            if (rs.broll1 > 0.0 || rs.broll2 > 0.0) {
+                rowset rr = rs;
+                rr.b1 = rr.b2 = rr.bspin = 0.0;
+                rr.spin_motor = 0;
+                rr.m1 = rr.m2 = rr.spin_vel = 0.0;
+                create_rows(ctx, p, &rr);
+            }
+        } else {
+            if (!stock) pf_ode_create_normal_joints(ctx, p, 0);
+            /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
+            if (ok && p->persist.state != PF_ODE_STATE_POINT) create_rows(ctx, p, &rs);
+        }
+        /* contacts off the patch's plane: ODE's point friction, next to the patch */
+        pf_ode_create_offplane_joints(ctx, p);
+    }
     /* then the explicit (driving) friction components, after every evaluation so that no
      * patch's stick test or stored pre-step loads see them as user loads */
     for (int a = 0; a < ctx->alive_count; ++a) {
