@@ -769,6 +769,7 @@ void pf_ode_destroy(pfOdeContext *ctx)
     if (ctx->scratch) {
         free(ctx->scratch->joints);
         free(ctx->scratch->loads);
+        free(ctx->scratch->models);
     }
     free(ctx->scratch);
     free(ctx->pair_hash);

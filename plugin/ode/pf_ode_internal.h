@@ -252,9 +252,10 @@ typedef struct pfOdeBodyEntry {
     unsigned long mob_epoch;
     pfOdeMobility mob;
     /* its joints that are loads (pf_ode_load_sum): loads_n of them from loads_off in the
-     * context's scratch, and whether one is UNKNOWN, for loads_epoch == model_epoch */
+     * context's scratch, whether one is UNKNOWN and whether one is WORLD, for loads_epoch ==
+     * model_epoch */
     unsigned long loads_epoch;
-    int loads_off, loads_n, loads_unknown;
+    int loads_off, loads_n, loads_unknown, loads_world;
     /* its island of the step just taken (pf_ode_after_step, failed_islands): a union-find over
      * the slots of the bodies table, valid for island_frame == the context's frame */
     unsigned long island_frame;
@@ -277,6 +278,7 @@ typedef struct pfOdeScratch {
     int len, cap;
     pfOdeLoadJoint *loads; ///< the bodies' load joints (pfOdeBodyEntry.loads_*)
     int loads_len, loads_cap;
+    struct pfOdeModelCache *models; ///< the last body models built (pf_ode_model.c), or NULL
 } pfOdeScratch;
 
 /// Who a material was set for: the geom's class and body then (pf_ode_material_for).
@@ -456,10 +458,15 @@ void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p);
 
 /* pf_ode_rows.c: conditioning of the adapter's rows */
 void pf_ode_mobility(dBodyID b, pfOdeMobility *m);
-/// The mobility of p's bodies (pf_ode_mobility), computed at the first call for the pair in a
+/// pf_ode_mobility of a body, read once per tracked body within one pf_ode_before_step or
+/// pf_ode_after_step call (model_epoch) and kept in its entry (pf_ode_model.c); elsewhere
+/// computed at each call.
+void pf_ode_body_mobility(const pfOdeContext *ctx, dBodyID b, pfOdeMobility *m);
+/// The mobility of p's bodies (pf_ode_body_mobility), taken at the first call for the pair in a
 /// pf_ode_before_step call (which clears p->step.has_mob as it takes the pair up) and kept for
 /// the rest of it: nothing there moves a body or changes its mass.
-void pf_ode_pair_mobility(pfOdePair *p, const pfOdeMobility **m1, const pfOdeMobility **m2);
+void pf_ode_pair_mobility(const pfOdeContext *ctx, pfOdePair *p, const pfOdeMobility **m1,
+                          const pfOdeMobility **m2);
 /// J M^-1 J^T of a point row (velocity of P along d, body 1 minus body 2).
 double pf_ode_point_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *P,
                                  const double *d);

@@ -148,7 +148,7 @@ int pf_ode_load_sum(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, doub
         sc->loads_cap = ncap;
     }
     pfOdeLoadJoint *out = sc->loads + sc->loads_len;
-    int n = 0, unk = 0;
+    int n = 0, unk = 0, world = 0;
     for (int i = 0; i < nj; ++i) {
         /* pf_ode_classify_joint's cases; the pair's own (OWN) are kept for the other pairs */
         dJointID j = list[i];
@@ -159,7 +159,10 @@ int pf_ode_load_sum(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, doub
         if (!adapter) {
             dBodyID a0 = dJointGetBody(j, 0);
             dBodyID other = a0 == b ? dJointGetBody(j, 1) : a0;
-            if (!pf_ode_is_dynamic(other) && world_type(j)) continue; /* WORLD */
+            if (!pf_ode_is_dynamic(other) && world_type(j)) { /* WORLD */
+                world = 1;
+                continue;
+            }
             first = a0 == b || a0 == NULL; /* pf_ode_joint_body_is_first */
         }
         if (!fb) {
@@ -177,6 +180,7 @@ int pf_ode_load_sum(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, doub
     e->loads_off = sc->loads_len;
     e->loads_n = n;
     e->loads_unknown = unk;
+    e->loads_world = world;
     sc->loads_len += n;
     *unknown = unk;
     return 1;
@@ -367,6 +371,11 @@ static void body_mobility(const pfOdeContext *ctx, pfOdeBodyEntry *e, dBodyID b,
     }
 }
 
+void pf_ode_body_mobility(const pfOdeContext *ctx, dBodyID b, pfOdeMobility *m)
+{
+    body_mobility(ctx, ctx && ctx->model_epoch && b ? pf_ode_body_entry(ctx, b) : NULL, b, m);
+}
+
 /* The joints of body b that the mobility model reads: whether one is UNKNOWN, and the WORLD
  * ones (the first PF_ODE_BODY_WORLD of them in world[], in the list's order; *nworld counts them
  * all). These are the user's joints: the adapter's own carry the context and feedback (OWN or
@@ -402,8 +411,70 @@ static void body_joints(const pfOdeContext *ctx, pfOdeBodyEntry *e, const pfOdeP
     }
 }
 
-/* Mobility model of a dynamic body for patch p: inverse mass, patch support, WORLD joints. */
+/* The last body model built for each side of a pair within one pf_ode_before_step or
+ * pf_ode_after_step call (model_epoch): a patch's stick test (twice for a sliding patch: the
+ * stopping test, then the hold test), its slip prediction and its Delassus block each read the
+ * same two models, and nothing they depend on changes within the call (the pair's frame is set at
+ * collide; the bodies' mobility and joints are read once per call, body_mobility and
+ * body_joints). */
+typedef struct pfOdeModelSlot {
+    const pfOdePair *p;
+    dBodyID b;
+    unsigned long epoch; /* the model_epoch it was built in (0: empty) */
+    pfOdeBodyModel bm;
+} pfOdeModelSlot;
+
+/* The last patch Delassus block built (pf_ode_patch_block_loads), for the pair and the bodies'
+ * dynamic flags it was built with: the slip prediction, its implicit fixed point and the explicit
+ * driving part each read it (pf_ode_patch_delassus). */
+typedef struct pfOdeBlockSlot {
+    const pfOdePair *p;
+    int dyn1, dyn2;
+    unsigned long epoch; /* the model_epoch it was built in (0: empty) */
+    double A[9];
+} pfOdeBlockSlot;
+
+struct pfOdeModelCache {
+    pfOdeModelSlot side[2]; /* the pair's body 1, body 2 */
+    pfOdeBlockSlot block;
+};
+
+/* The context's model cache, or NULL outside a call or without memory. */
+static struct pfOdeModelCache *model_cache(const pfOdeContext *ctx)
+{
+    if (!ctx || !ctx->model_epoch || !ctx->scratch) return NULL;
+    pfOdeScratch *sc = ctx->scratch;
+    if (!sc->models) sc->models = calloc(1, sizeof *sc->models);
+    return sc->models;
+}
+
+/* The slot of p's body b, or NULL outside a call or without memory. */
+static pfOdeModelSlot *model_slot(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b)
+{
+    struct pfOdeModelCache *mc = model_cache(ctx);
+    return mc ? &mc->side[b == p->step.b1 ? 0 : 1] : NULL;
+}
+
+static void build_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, pfOdeBodyModel *bm);
+
 void pf_ode_body_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, pfOdeBodyModel *bm)
+{
+    pfOdeModelSlot *slot = model_slot(ctx, p, b);
+    if (slot && slot->epoch == ctx->model_epoch && slot->p == p && slot->b == b) {
+        *bm = slot->bm;
+        return;
+    }
+    build_model(ctx, p, b, bm);
+    if (slot) {
+        slot->p = p;
+        slot->b = b;
+        slot->epoch = ctx->model_epoch;
+        slot->bm = *bm;
+    }
+}
+
+/* Mobility model of a dynamic body for patch p: inverse mass, patch support, WORLD joints. */
+static void build_model(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, pfOdeBodyModel *bm)
 {
     /* the body's entry, which keeps its mobility and joints within one call (model_epoch) */
     pfOdeBodyEntry *e = ctx && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
@@ -478,6 +549,46 @@ void pf_ode_model_patch_diag(const pfOdeBodyModel *bm, const pfOdePair *p, doubl
         pf_ode_model_project(bm, J[i], PJ);
         d[i] = dot6(J[i], PJ);
     }
+}
+
+/* Bounds on the trace of pf_ode_model_patch_diag for a body with only the patch's support rows
+ * (no WORLD or UNKNOWN joint), cheaper than the model. Upper: P <= M^-1, so the trace is at most
+ * that of J M^-1 J^T. Lower: 1 / (J_x P J_x^T) is the least kinetic energy m v^T M v of a body
+ * motion the rows allow with unit velocity of c along x, and a translation along x is allowed (no
+ * normal velocity at c, no tipping) with energy m: so J_x P J_x^T >= 1/m, likewise along y. */
+int pf_ode_model_patch_trace_bounds(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b,
+                                    double rr, double *lo, double *hi)
+{
+    pfOdeBodyEntry *e = ctx && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    if (e && e->loads_epoch == ctx->model_epoch) {
+        /* (pf_ode_load_sum sorted the body's joints in this call, as body_joints would) */
+        if (e->loads_unknown || e->loads_world) return 0;
+    } else {
+        int unknown = 0, nworld = 0;
+        dJointID world[PF_ODE_BODY_WORLD] = {0};
+        body_joints(ctx, e, p, b, &unknown, world, &nworld);
+        if (unknown || nworld > 0) return 0;
+    }
+    pfOdeMobility mob;
+    body_mobility(ctx, e, b, &mob);
+    /* J M^-1 J^T's diagonal: 1/m + (r x e)^T I^-1 (r x e) for the tangents e, n^T I^-1 n */
+    const double r[3] = {p->step.c[0] - mob.G[0], p->step.c[1] - mob.G[1], p->step.c[2] - mob.G[2]};
+    const double *axis[3] = {p->step.x, p->step.y, p->step.n};
+    double d[3];
+    for (int i = 0; i < 3; ++i) {
+        double a[3], Ia[3];
+        if (i < 2)
+            pf_ode_cross(r, axis[i], a);
+        else
+            memcpy(a, axis[i], sizeof a);
+        for (int k = 0; k < 3; ++k)
+            Ia[k] =
+                mob.iinv[3 * k] * a[0] + mob.iinv[3 * k + 1] * a[1] + mob.iinv[3 * k + 2] * a[2];
+        d[i] = (i < 2 ? mob.im * pf_ode_dot(axis[i], axis[i]) : 0.0) + pf_ode_dot(a, Ia);
+    }
+    *lo = 2.0 * mob.im;
+    *hi = d[0] + d[1] + rr * d[2];
+    return 1;
 }
 
 /* Symmetric 3x3 eigen-decomposition by cyclic Jacobi: A = V diag(l) V^T (V columns). */
@@ -597,8 +708,6 @@ void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dy
                              const double *f1, const double *t1, const double *f2, const double *t2,
                              double *af)
 {
-    double A[9] = {0}, araw[3] = {0, 0, 0};
-    pfOdeBodyModel bm;
     af[0] = af[1] = af[2] = 0.0;
     if (dyn1 && !dyn2) {
         /* fast path (the common case, and the benchmark's): a body on the static world under
@@ -621,6 +730,18 @@ void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dy
             return;
         }
     }
+    double A[9], araw[3];
+    pf_ode_patch_block_loads(ctx, p, dyn1, dyn2, f1, t1, f2, t2, A, af, araw);
+}
+
+void pf_ode_patch_block_loads(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
+                              const double *f1, const double *t1, const double *f2,
+                              const double *t2, double *A, double *af, double *araw)
+{
+    pfOdeBodyModel bm;
+    memset(A, 0, 9 * sizeof *A);
+    af[0] = af[1] = af[2] = 0.0;
+    araw[0] = araw[1] = araw[2] = 0.0;
     if (dyn1) {
         pf_ode_body_model(ctx, p, p->step.b1, &bm);
         pf_ode_model_patch_block(&bm, p, f1, t1, 1.0, A, af, araw);
@@ -628,6 +749,15 @@ void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dy
     if (dyn2) {
         pf_ode_body_model(ctx, p, p->step.b2, &bm);
         pf_ode_model_patch_block(&bm, p, f2, t2, -1.0, A, af, araw);
+    }
+    /* (A does not depend on the loads: it is pf_ode_patch_delassus's block) */
+    struct pfOdeModelCache *mc = model_cache(ctx);
+    if (mc) {
+        mc->block.p = p;
+        mc->block.dyn1 = dyn1;
+        mc->block.dyn2 = dyn2;
+        mc->block.epoch = ctx->model_epoch;
+        memcpy(mc->block.A, A, sizeof mc->block.A);
     }
 }
 
@@ -638,15 +768,12 @@ void pf_ode_patch_delassus(const pfOdeContext *ctx, const pfOdePair *p, int dyn1
                            double *A)
 {
     static const double zero[3] = {0, 0, 0};
-    double a[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
-    pfOdeBodyModel bm;
-    memset(A, 0, 9 * sizeof *A);
-    if (dyn1) {
-        pf_ode_body_model(ctx, p, p->step.b1, &bm);
-        pf_ode_model_patch_block(&bm, p, zero, zero, 1.0, A, a, araw);
+    const struct pfOdeModelCache *mc = model_cache(ctx);
+    if (mc && mc->block.epoch == ctx->model_epoch && mc->block.p == p && mc->block.dyn1 == dyn1 &&
+        mc->block.dyn2 == dyn2) {
+        memcpy(A, mc->block.A, sizeof mc->block.A);
+        return;
     }
-    if (dyn2) {
-        pf_ode_body_model(ctx, p, p->step.b2, &bm);
-        pf_ode_model_patch_block(&bm, p, zero, zero, -1.0, A, a, araw);
-    }
+    double a[3], araw[3];
+    pf_ode_patch_block_loads(ctx, p, dyn1, dyn2, zero, zero, zero, zero, A, a, araw);
 }

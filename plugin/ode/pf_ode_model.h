@@ -147,6 +147,19 @@ void pf_ode_model_patch_block(const pfOdeBodyModel *bm, const pfOdePair *p, cons
  *  @param d  out: the diagonal (vx, vy, w entries) */
 void pf_ode_model_patch_diag(const pfOdeBodyModel *bm, const pfOdePair *p, double *d);
 
+/** Bounds on the trace d_vx + d_vy + rr d_w of pf_ode_model_patch_diag's diagonal for a body
+ *  whose model has only the patch's support rows (no WORLD or UNKNOWN joint), in exact
+ *  arithmetic: 2/m <= trace <= the trace of J M^-1 J^T (no rows at all).
+ *  @param ctx the context (may be NULL if b has no joints)
+ *  @param p   the pair (patch centre and frame)
+ *  @param b   the body (p's body 1 or 2, dynamic)
+ *  @param rr  the spin entry's weight [m^2]
+ *  @param lo  out: the lower bound [1/kg]
+ *  @param hi  out: the upper bound [1/kg]
+ *  @return 1, or 0 (lo, hi untouched) if b has a WORLD or UNKNOWN joint */
+int pf_ode_model_patch_trace_bounds(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b,
+                                    double rr, double *lo, double *hi);
+
 /** Eigen-decomposition of a symmetric 3x3 matrix by cyclic Jacobi: A = V diag(l) V^T.
  *  @param Ain the matrix, row-major (its symmetric part is used)
  *  @param l   out: the eigenvalues, unsorted
@@ -186,6 +199,25 @@ void pf_ode_regularise_block(double *A, double *a, const double *araw, double L,
 void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
                              const double *f1, const double *t1, const double *f2, const double *t2,
                              double *af);
+
+/** The patch's Delassus block (as pf_ode_patch_delassus), frictionless acceleration and that
+ *  acceleration without the constraints: pf_ode_model_patch_block for body 1, then body 2. Within
+ *  one pf_ode_before_step or pf_ode_after_step call the block is kept for the pair's next
+ *  pf_ode_patch_delassus with the same flags (the block does not depend on the loads).
+ *  @param ctx  the context (may be NULL if neither body has joints)
+ *  @param p    the pair
+ *  @param dyn1 body 1 is dynamic
+ *  @param dyn2 body 2 is dynamic
+ *  @param f1   body 1's loads: force (world) [N]
+ *  @param t1   and torque (world) [N m]
+ *  @param f2   body 2's force
+ *  @param t2   and torque
+ *  @param A    out: 3x3 row-major, twist coordinates (vx, vy, w), patch frame
+ *  @param af   out: the frictionless acceleration (ax, ay, alpha), patch frame
+ *  @param araw out: af without the constraints */
+void pf_ode_patch_block_loads(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
+                              const double *f1, const double *t1, const double *f2,
+                              const double *t2, double *A, double *af, double *araw);
 
 /** Delassus block of a patch given the other constraints: the relative twist change per unit
  *  wrench (fx, fy, mz) on body 1 at the patch centre (its opposite on body 2).

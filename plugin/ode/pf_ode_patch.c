@@ -1204,7 +1204,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
     }
     /* the bodies' mobility, once for all the pair's rows (their relative CFM, pf_ode_rows.c) */
     const pfOdeMobility *mb1 = NULL, *mb2 = NULL;
-    if (!stock && !point) pf_ode_pair_mobility(p, &mb1, &mb2);
+    if (!stock && !point) pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
     /* the points that share the patch's soft compliance: those in contact (a support vertex that
      * is apart, depth < 0, carries nothing) */
     int loaded = 0;

@@ -61,11 +61,12 @@ void pf_ode_mobility(dBodyID b, pfOdeMobility *m)
     m->iinv[8] = (Iw[0] * Iw[4] - Iw[1] * Iw[3]) * id;
 }
 
-void pf_ode_pair_mobility(pfOdePair *p, const pfOdeMobility **m1, const pfOdeMobility **m2)
+void pf_ode_pair_mobility(const pfOdeContext *ctx, pfOdePair *p, const pfOdeMobility **m1,
+                          const pfOdeMobility **m2)
 {
     if (!p->step.has_mob) {
-        pf_ode_mobility(p->step.b1, &p->step.mob1);
-        pf_ode_mobility(p->step.b2, &p->step.mob2);
+        pf_ode_body_mobility(ctx, p->step.b1, &p->step.mob1);
+        pf_ode_body_mobility(ctx, p->step.b2, &p->step.mob2);
         p->step.has_mob = 1;
     }
     *m1 = &p->step.mob1;

@@ -555,7 +555,7 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dReal cfm[3] = {-1.0, -1.0, -1.0};
     if (pf_ode_body_patches(ctx, p->step.b1) > 1 || pf_ode_body_patches(ctx, p->step.b2) > 1) {
         const pfOdeMobility *mb1, *mb2;
-        pf_ode_pair_mobility(p, &mb1, &mb2);
+        pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
         cfm[0] =
             pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, p->step.x), p->step.dt);
         cfm[1] =

@@ -1342,7 +1342,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     cj.surface.mode = dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1 |
                       dContactMotion2 | dContactMotionN | dContactSlip1 | dContactSlip2;
     const pfOdeMobility *mb1, *mb2;
-    pf_ode_pair_mobility(p, &mb1, &mb2);
+    pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
     cj.surface.slip1 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, rs->t1), p->step.dt);
     cj.surface.slip2 =
@@ -1591,6 +1591,28 @@ static pfOdePair *angular_rows_owner(const pfOdeContext *ctx, dJointID j)
 
 /* A holder moves less than this fraction of the held body under the same friction wrench. */
 #define PF_ODE_GROUP_IMMOBILE 1e-6
+/* holder_immobile's screen decides from the trace bounds alone where they are apart by this
+ * factor from the threshold, and where each body's bounds lie within PF_ODE_TRACE_SPREAD of each
+ * other: the models' traces then differ from their exact values by far less than the factor
+ * (rounding of a few operations on terms up to PF_ODE_TRACE_SPREAD times the trace) */
+#define PF_ODE_TRACE_MARGIN 10.0
+#define PF_ODE_TRACE_SPREAD 1e6
+
+/* 1 if neither body of a pair of two dynamic bodies without WORLD or UNKNOWN joints can be the
+ * other's immobile holder, by the bounds of pf_ode_model_patch_trace_bounds: each trace's lower
+ * bound exceeds PF_ODE_GROUP_IMMOBILE times the other's upper bound with margin, so the models'
+ * traces would fail both of holder_immobile's tests. The common case (two boxes of comparable
+ * mass) then costs no model. 0: undecided (build the models). */
+static int holders_mobile(const pfOdeContext *ctx, pfOdePair *p, double rr)
+{
+    double lo1, hi1, lo2, hi2;
+    if (!pf_ode_model_patch_trace_bounds(ctx, p, p->step.b1, rr, &lo1, &hi1) ||
+        !pf_ode_model_patch_trace_bounds(ctx, p, p->step.b2, rr, &lo2, &hi2))
+        return 0;
+    const double m = PF_ODE_TRACE_MARGIN * PF_ODE_GROUP_IMMOBILE;
+    return lo1 > 0.0 && lo2 > 0.0 && hi1 <= PF_ODE_TRACE_SPREAD * lo1 &&
+           hi2 <= PF_ODE_TRACE_SPREAD * lo2 && lo2 > m * hi1 && lo1 > m * hi2;
+}
 
 /* 1 if the patch's body `other` does not move under the patch's friction (static, kinematic, or
  * held by its joints to the world, like a fingertip on a slider along the normal): the trace of
@@ -1608,14 +1630,14 @@ static int holder_immobile(const pfOdeContext *ctx, pfOdePair *p, int side)
         /* a held body against one that is not dynamic: immobile without a model */
         s->holder_immobile[0] = dyn1 && !dyn2;
         s->holder_immobile[1] = dyn2 && !dyn1;
-        if (dyn1 && dyn2) {
+        const double rr = s->rho_g * s->rho_g; /* the spin in the metric of P32 */
+        if (dyn1 && dyn2 && !holders_mobile(ctx, p, rr)) {
             pfOdeBodyModel bm1, bm2;
             double d1[3], d2[3];
             pf_ode_body_model(ctx, p, s->b1, &bm1);
             pf_ode_body_model(ctx, p, s->b2, &bm2);
             pf_ode_model_patch_diag(&bm1, p, d1);
             pf_ode_model_patch_diag(&bm2, p, d2);
-            const double rr = s->rho_g * s->rho_g; /* the spin in the metric of P32 */
             const double t1 = d1[0] + d1[1] + rr * d1[2], t2 = d2[0] + d2[1] + rr * d2[2];
             /* the held body must have no joint to the world either: the group carries all its
              * loads */
