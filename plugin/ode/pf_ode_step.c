@@ -1800,20 +1800,17 @@ static int pair_unloaded(const pfOdePair *p)
 }
 
 /* The velocity after the step of body b's material point that was at P when the step began: the
- * point the step's constraint rows act on. The step moved the body's centre by v dt, so its lever
- * arm is P - (x - v dt); the body's position now would tilt a spinning body's point velocity by
- * w x v dt (a sphere rolling along a wall seemed to approach it at mm/s). 0 for the world. */
+ * point the step's constraint rows act on. The step moved the body by v dt, so that point is at
+ * P + v dt now; read at P itself, a spinning body's point velocity tilts by w x v dt (a sphere
+ * rolling along a wall seemed to approach it at mm/s). 0 for the world. */
 static void step_point_vel(dBodyID b, const double *P, double dt, double *out)
 {
-    out[0] = out[1] = out[2] = 0.0;
-    if (!b) return;
-    const dReal *x = dBodyGetPosition(b), *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
-    double r[3], wr[3], ww[3] = {w[0], w[1], w[2]};
-    for (int k = 0; k < 3; ++k)
-        r[k] = P[k] - (x[k] - v[k] * dt);
-    pf_ode_cross(ww, r, wr);
-    for (int k = 0; k < 3; ++k)
-        out[k] = v[k] + wr[k];
+    dVector3 v = {0, 0, 0, 0};
+    if (b) {
+        const dReal *vb = dBodyGetLinearVel(b);
+        dBodyGetPointVel(b, P[0] + vb[0] * dt, P[1] + vb[1] * dt, P[2] + vb[2] * dt, v);
+    }
+    pf_ode_to3(v, out);
 }
 
 /* 1 if a touching contact of the pair (depth >= 0) approaches after the step faster than lim. */
