@@ -218,7 +218,10 @@ typedef enum pfOdeStepper {
                                     ///< Dantzig solver applies with the normal force from before
                                     ///< the friction acts (docs/architecture.md)
     PF_ODE_STEPPER_QUICK            ///< dWorldQuickStep: ODE's own bound (QuickStep re-bounds the
-                                    ///< findex rows by the current normal force in every sweep)
+                                    ///< findex rows by the current normal force in every sweep);
+                                    ///< a stuck member of a held group (a bar between fingertips
+                                    ///< on sliders) gets its spin and rolling rows on the held
+                                    ///< body alone (docs/architecture.md)
 } pfOdeStepper;
 
 /// Context-wide settings. Get defaults from pf_ode_default_config().

@@ -130,10 +130,11 @@ typedef struct pfOdePairStep {
     double c[3], n[3], x[3], y[3]; ///< patch centre and frame (world)
     double rho_g;                  ///< radius of gyration of the patch pressure [m]
     double t1[3], t2[3];           ///< friction row directions used (world)
-    int has_drive;                 ///< 1: drive_f / drive_t applied explicitly this step
-    double drive_f[3];             ///< explicit friction force on body 1 at c (world) [N]
-    double drive_t[3];             ///< explicit friction moment on body 1 (world) [N m]
-    double pre_G1[3], pre_G2[3];   ///< body positions before the step (feedback torques are about)
+    int held;      ///< 0: the angular rows act on the pair; 1 / 2: on body 1 / 2 alone (held_rows)
+    int has_drive; ///< 1: drive_f / drive_t applied explicitly this step
+    double drive_f[3];           ///< explicit friction force on body 1 at c (world) [N]
+    double drive_t[3];           ///< explicit friction moment on body 1 (world) [N m]
+    double pre_G1[3], pre_G2[3]; ///< body positions before the step (feedback torques are about)
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];
     double dt;
@@ -474,12 +475,19 @@ double pf_ode_point_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m
 double pf_ode_ang_row_mobility(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *e);
 /// The row's CFM relative to its mobility (pf_ode_rows.c).
 double pf_ode_row_cfm(double mobility, double dt);
-/// One angular motor between the pair's bodies with a row about each world axis axis[k] (unit)
+/// One angular motor between a1 and a2 (the pair's bodies, or a held body alone and 0) with a
+/// row about each world axis axis[k] (unit)
 /// whose bound[k] > 0: bounds +-bound[k] [N m], target relative angular velocity vel[k]
 /// [rad/s], the relative CFM. Returns the joint, or 0 when no bound is positive.
-dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeMobility *mb1,
-                             const pfOdeMobility *mb2, const double (*axis)[3], const double *bound,
-                             const double *vel, int n);
+dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, dBodyID a1, dBodyID a2,
+                             const pfOdeMobility *mb1, const pfOdeMobility *mb2,
+                             const double (*axis)[3], const double *bound, const double *vel,
+                             int n);
+/// 1 if an angular row along e between bodies of mobility m1, m2 is handed to ODE (its mobility
+/// is at most the cap pf_ode_angular_rows applies explicitly above).
+int pf_ode_angular_row_implicit(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *e);
+/// The mobility of no body (static, or not part of the rows).
+extern const pfOdeMobility pf_ode_no_mobility;
 
 /* pf_ode_solver.c: the in-solver coupling (a no-op build without the patched ODE) */
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2);

@@ -128,16 +128,23 @@ double pf_ode_row_cfm(double mobility, double dt)
  * brings the row to its target within the step, u + dt A tau = vel, clamped to the bound (the
  * implicit answer of the row alone, which is the whole answer while A dominates the coupling to
  * the pair's other rows), and body 2 its opposite, through the pair's explicit moment drive_t. */
-dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeMobility *mb1,
-                             const pfOdeMobility *mb2, const double (*axis)[3], const double *bound,
-                             const double *vel, int n)
+const pfOdeMobility pf_ode_no_mobility = {{0, 0, 0}, 0.0, {0, 0, 0, 0, 0, 0, 0, 0, 0}};
+
+int pf_ode_angular_row_implicit(const pfOdeMobility *m1, const pfOdeMobility *m2, const double *e)
+{
+    return pf_ode_ang_row_mobility(m1, m2, e) <= PF_ODE_ANG_ROW_MAX_MOBILITY;
+}
+
+dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, dBodyID a1, dBodyID a2,
+                             const pfOdeMobility *mb1, const pfOdeMobility *mb2,
+                             const double (*axis)[3], const double *bound, const double *vel, int n)
 {
     double wrel[3] = {0, 0, 0};
-    const dReal *w1 = dBodyGetAngularVel(p->step.b1);
+    const dReal *w1 = dBodyGetAngularVel(a1);
     for (int k = 0; k < 3; ++k)
         wrel[k] = w1[k];
-    if (p->step.b2) {
-        const dReal *w2 = dBodyGetAngularVel(p->step.b2);
+    if (a2) {
+        const dReal *w2 = dBodyGetAngularVel(a2);
         for (int k = 0; k < 3; ++k)
             wrel[k] -= w2[k];
     }
@@ -163,7 +170,7 @@ dJointID pf_ode_angular_rows(pfOdeContext *ctx, pfOdePair *p, const pfOdeMobilit
     }
     if (rows == 0) return 0;
     dJointID j = dJointCreateAMotor(ctx->world, p->step.group);
-    dJointAttach(j, p->step.b1, p->step.b2);
+    dJointAttach(j, a1, a2);
     dJointSetAMotorMode(j, dAMotorUser);
     dJointSetAMotorNumAxes(j, rows);
     for (int k = 0, r = 0; k < n; ++k) {

@@ -42,6 +42,7 @@ typedef struct rowset {
     int spin_motor;                       /* stick: spin via angular motor */
     double spin_vel;
     int yield_spin; /* stick: the spin row yields to a sibling's normal rows (P51a) */
+    int held; /* stick, QuickStep: the group's held body (1 or 2) takes the angular rows alone */
 } rowset;
 
 static void body_frame_point(dBodyID b, const double *local, double *world)
@@ -582,6 +583,7 @@ static void begin(pfOdePair *p, rowset *rs)
     info->combined_mu_s = p->persist.mat.mu_s;
     info->combined_mu_k = p->persist.mat.mu_k;
     p->step.has_drive = 0;
+    p->step.held = 0;
     p->step.st_valid = 0;
     pf_ode_to3(dBodyGetPosition(p->step.b1), p->step.pre_G1);
     if (p->step.b2) pf_ode_to3(dBodyGetPosition(p->step.b2), p->step.pre_G2);
@@ -1085,6 +1087,11 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     p->step.info.bounds.fx = rs->b1;
     p->step.info.bounds.fy = rs->b2;
     p->step.info.bounds.mz = rs->bspin;
+    /* A member of a held group under QuickStep: its holder does not move under the patch's
+     * friction, so the angular rows act on the held body alone (held_rows) */
+    if (ctx->cfg.stepper == PF_ODE_STEPPER_QUICK && dec->prev == PF_ODE_STATE_STICK &&
+        p->persist.has_group)
+        rs->held = p->persist.group_side > 0.0 ? 1 : 2;
 }
 
 /* The kinetic wrench W(xi) of the patch (0 at a zero twist or where the model fails); 0 if it
@@ -1302,6 +1309,31 @@ static double finite_bound(double b)
     return (b > 0.0) ? (b < PF_ODE_MAX_BOUND ? b : PF_ODE_MAX_BOUND) : 0.0;
 }
 
+/* 1 if a stuck member of a held group takes its angular rows (spin, rolling) on the held body
+ * alone (rs->held, set by stick_rows under QuickStep). Its holder does not move under the
+ * patch's friction (holder_immobile: static, kinematic, or held by its joints, as a fingertip on
+ * a slider along the normal), so the rows give the same answer without it. With the holder in
+ * the rows, QuickStep's sweeps pass the stuck spin rows' impulses through the holder's own joint
+ * rows, which do not settle in 20 iterations: a bar held between two fingertips on sliders
+ * swung in spin by up to 0.1 rad/s from step to step and turned out of the grasp at 0.46 of the
+ * soft-finger limit (10 N, 1 ms), 0.97 at 5 N. The friction rows stay on the pair: with them on
+ * the held body too, the 10 N grasp held to 0.94 of the limit, with the spin rows alone 0.9999.
+ * Not under dWorldStep, which solves the holder's rows exactly and where Debian's Dantzig solver
+ * met "LCP internal error" with rows on the held body alone; not where an angular row of the held
+ * body alone would be applied explicitly (pf_ode_angular_rows). */
+static int held_rows(const pfOdeContext *ctx, const pfOdePair *p, const rowset *rs,
+                     const pfOdeMobility *mb1, const pfOdeMobility *mb2)
+{
+    if (!rs->held || ctx->cfg.stepper != PF_ODE_STEPPER_QUICK) return 0;
+    const pfOdeMobility *mh = rs->held == 1 ? mb1 : mb2;
+    if (!(mh->im > 0.0)) return 0;
+    const double *e[3] = {p->step.n, rs->t1, rs->t2};
+    const double bound[3] = {rs->bspin, rs->broll1, rs->broll2};
+    for (int k = 0; k < 3; ++k)
+        if (bound[k] > 0.0 && !pf_ode_angular_row_implicit(mh, &pf_ode_no_mobility, e[k])) return 0;
+    return 1;
+}
+
 static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
 {
     rowset r = *in;
@@ -1325,6 +1357,8 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
         p->step.has_fric = p->step.has_spin = 0;
         return;
     }
+    const pfOdeMobility *mb1, *mb2;
+    pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
     dContact cj;
     memset(&cj, 0, sizeof cj);
     for (int k = 0; k < 3; ++k) {
@@ -1341,8 +1375,6 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
      * (with the world CFM a row holding force f slips at cfm * f m/s) */
     cj.surface.mode = dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1 |
                       dContactMotion2 | dContactMotionN | dContactSlip1 | dContactSlip2;
-    const pfOdeMobility *mb1, *mb2;
-    pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
     cj.surface.slip1 =
         pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, p->step.c, rs->t1), p->step.dt);
     cj.surface.slip2 =
@@ -1372,13 +1404,34 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
     }
     /* the angular rows in one angular motor (pf_ode_angular_rows): the spin motor while stuck,
      * the spin row (target 0) while sliding, the rolling rows (P18) */
-    const double axis[3][3] = {{p->step.n[0], p->step.n[1], p->step.n[2]},
-                               {rs->t1[0], rs->t1[1], rs->t1[2]},
-                               {rs->t2[0], rs->t2[1], rs->t2[2]}};
+    const double *n = p->step.n;
     const double bound[3] = {rs->bspin, rs->broll1, rs->broll2};
-    const double vel[3] = {rs->spin_motor ? rs->spin_vel : 0.0, 0.0, 0.0};
+    double vel[3] = {rs->spin_motor ? rs->spin_vel : 0.0, 0.0, 0.0};
+    /* the rows' bodies: the pair, or the held body alone (held_rows): (w1 - w2).e = vel becomes
+     * w_held.(sg e) = vel + (w_holder.sg e), with the holder's present angular velocity, which
+     * the step does not change */
+    dBodyID a1 = p->step.b1, a2 = p->step.b2;
+    double sg = 1.0; /* +1: the rows' body 1 is the pair's body 1; -1: the pair's body 2 */
+    p->step.held = held_rows(ctx, p, rs, mb1, mb2) ? rs->held : 0;
+    if (p->step.held) {
+        sg = p->step.held == 1 ? 1.0 : -1.0;
+        a1 = p->step.held == 1 ? p->step.b1 : p->step.b2;
+        a2 = 0;
+        mb1 = p->step.held == 1 ? mb1 : mb2;
+        mb2 = &pf_ode_no_mobility;
+    }
+    const double axis[3][3] = {{sg * n[0], sg * n[1], sg * n[2]},
+                               {sg * rs->t1[0], sg * rs->t1[1], sg * rs->t1[2]},
+                               {sg * rs->t2[0], sg * rs->t2[1], sg * rs->t2[2]}};
+    dBodyID holder = p->step.held == 1 ? p->step.b2 : (p->step.held == 2 ? p->step.b1 : 0);
+    if (holder) {
+        const dReal *w = dBodyGetAngularVel(holder);
+        double wh[3] = {w[0], w[1], w[2]};
+        for (int k = 0; k < 3; ++k)
+            vel[k] += pf_ode_dot(wh, axis[k]);
+    }
     p->step.spin_yield = rs->yield_spin;
-    dJointID j = pf_ode_angular_rows(ctx, p, mb1, mb2, axis, bound, vel, 3);
+    dJointID j = pf_ode_angular_rows(ctx, p, a1, a2, mb1, mb2, axis, bound, vel, 3);
     if (j) {
         memset(&p->step.fb_spin, 0, sizeof p->step.fb_spin);
         dJointSetFeedback(j, &p->step.fb_spin);
@@ -1987,6 +2040,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
             continue;
         }
         double F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
+        double T_off[3] = {0, 0, 0}; /* the part of T that body 1 did not take (held_rows) */
         if (p->step.has_fric) {
             add3(F, p->step.fb_fric.f1);
             add3(T, p->step.fb_fric.t1);
@@ -1994,8 +2048,19 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
             add3(to2, p->step.fb_fric.t2);
         }
         if (p->step.has_spin) {
-            add3(T, p->step.fb_spin.t1);
-            add3(to2, p->step.fb_spin.t2);
+            /* with held_rows on body 2 alone, its feedback t1 is on body 2, a pure moment whose
+             * opposite is the patch's on body 1, which does not take it */
+            const dReal *t = p->step.fb_spin.t1;
+            for (int k = 0; k < 3; ++k) {
+                if (p->step.held == 2) {
+                    T[k] -= t[k];
+                    T_off[k] -= t[k];
+                    to2[k] += t[k];
+                } else {
+                    T[k] += t[k];
+                    if (!p->step.held) to2[k] += p->step.fb_spin.t2[k];
+                }
+            }
         }
         if (p->step.solver_joint) {
             add3(F, p->step.fb_patch.f1);
@@ -2039,7 +2104,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         }
         for (int k = 0; k < 3; ++k) {
             fo1[k] += F[k];
-            to1[k] += T[k];
+            to1[k] += T[k] - T_off[k];
         }
         /* wrench about the patch centre: M_c = M_G + (G - c) x F */
         double gc[3] = {G[0] - p->step.c[0], G[1] - p->step.c[1], G[2] - p->step.c[2]}, mc[3];

@@ -288,34 +288,32 @@ static int held_at_coupled(const char *stepper, const char *load, const char *gr
     return (int)run("hold", PF_ODE_MODE_EXACT, dt, 2.0, kv, coupling ? 6 : 5, "held", NULL, NULL);
 }
 
-static int held_at(const char *stepper, const char *load, const char *grip, const char *criterion,
-                   double dt, double f)
-{
-    return held_at_coupled(stepper, load, grip, criterion, dt, f, NULL);
-}
-
 /* The combinations that hold to the spec: dWorldStep with the LIMIT criterion, sudden and ramped
- * loads, 1 and 5 ms, 2, 5 and 10 N, except 10 N ramped at 1 ms (an LCP error drops the bar at
- * 0.95 d*, tests/CMakeLists.txt); and QuickStep at 1 ms, 2 N, both loads (the adapter's group
- * test, docs/architecture.md). The bisection's answer is within 1 % of d*, and so that it is
- * not a lucky path through a non-monotonic verdict, the bar also holds at every offset of a grid
- * up to 0.99 d* and lets go at 1.01 d*. */
+ * loads, 1 and 5 ms, 2, 5 and 10 N; and QuickStep at 20 iterations at 1 ms for 2, 5 and 10 N and
+ * at 5 ms for 2 and 5 N, both loads (the adapter's group test and its spin rows on the held bar,
+ * docs/architecture.md). The bisection's answer is within 1 % of d*, and so that it is not a
+ * lucky path through a non-monotonic verdict, the bar also holds at every offset of a grid up to
+ * 0.99 d* and lets go at 1.01 d*. */
 START_TEST(test_limit_holds)
 {
     /* coupling NULL: the default (the in-solver coupling on the patched ODE); the group test
      * that holds the QuickStep rows is the adapter's, so they name it (the in-solver coupling's
-     * QuickStep figure is printed on the patched build: 0.58 at 2 N) */
+     * QuickStep figures are printed on the patched build) */
     static const struct {
         const char *stepper;
         double dt;
         const char *load, *grip, *coupling;
     } ok[] = {{"world", 1e-3, "ramp", "2", NULL},       {"world", 1e-3, "ramp", "5", NULL},
-              {"world", 1e-3, "sudden", "2", NULL},     {"world", 1e-3, "sudden", "5", NULL},
-              {"world", 1e-3, "sudden", "10", NULL},    {"world", 5e-3, "ramp", "2", NULL},
-              {"world", 5e-3, "ramp", "5", NULL},       {"world", 5e-3, "ramp", "10", NULL},
-              {"world", 5e-3, "sudden", "2", NULL},     {"world", 5e-3, "sudden", "5", NULL},
-              {"world", 5e-3, "sudden", "10", NULL},    {"quick", 1e-3, "ramp", "2", "adapter"},
-              {"quick", 1e-3, "sudden", "2", "adapter"}};
+              {"world", 1e-3, "ramp", "10", NULL},      {"world", 1e-3, "sudden", "2", NULL},
+              {"world", 1e-3, "sudden", "5", NULL},     {"world", 1e-3, "sudden", "10", NULL},
+              {"world", 5e-3, "ramp", "2", NULL},       {"world", 5e-3, "ramp", "5", NULL},
+              {"world", 5e-3, "ramp", "10", NULL},      {"world", 5e-3, "sudden", "2", NULL},
+              {"world", 5e-3, "sudden", "5", NULL},     {"world", 5e-3, "sudden", "10", NULL},
+              {"quick", 1e-3, "ramp", "2", "adapter"},  {"quick", 1e-3, "sudden", "2", "adapter"},
+              {"quick", 1e-3, "ramp", "5", "adapter"},  {"quick", 1e-3, "sudden", "5", "adapter"},
+              {"quick", 1e-3, "ramp", "10", "adapter"}, {"quick", 1e-3, "sudden", "10", "adapter"},
+              {"quick", 5e-3, "ramp", "2", "adapter"},  {"quick", 5e-3, "sudden", "2", "adapter"},
+              {"quick", 5e-3, "ramp", "5", "adapter"},  {"quick", 5e-3, "sudden", "5", "adapter"}};
     static const double grid[] = {0.1, 0.3, 0.5, 0.7, 0.9, 0.99};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; ++i) {
         double r = limit_ratio_coupled(ok[i].stepper, ok[i].load, ok[i].grip, "limit", ok[i].dt,
@@ -361,26 +359,13 @@ END_TEST
  * CK_RUN_CASE=open build/tests/test_scene_pinch. */
 START_TEST(test_open_quick_limit)
 {
-    const char *grips[3] = {"2", "5", "10"}, *loads[2] = {"ramp", "sudden"};
-    const double dts[2] = {1e-3, 5e-3};
+    const char *loads[2] = {"ramp", "sudden"};
     int bad = 0;
-    for (int i = 0; i < 3; ++i)
-        for (int l = 0; l < 2; ++l)
-            for (int j = 0; j < 2; ++j) {
-                if (i == 0 && j == 0) continue; /* 2 N at 1 ms: in test_limit_holds */
-                double r =
-                    limit_ratio("quick", loads[l], grips[i], "limit", dts[j], PF_ODE_MODE_EXACT);
-                bad += fabs(r - 1.0) > TOL_LIMIT;
-            }
+    for (int l = 0; l < 2; ++l) {
+        double r = limit_ratio("quick", loads[l], "10", "limit", 5e-3, PF_ODE_MODE_EXACT);
+        bad += fabs(r - 1.0) > TOL_LIMIT;
+    }
     ck_assert_int_eq(bad, 0);
-}
-END_TEST
-
-START_TEST(test_open_world_10n_ramp)
-{
-    double r = limit_ratio("world", "ramp", "10", "limit", 1e-3, PF_ODE_MODE_EXACT);
-    ck_assert_double_eq_tol(r, 1.0, TOL_LIMIT);
-    ck_assert(held_at("world", "ramp", "10", "limit", 1e-3, 0.95));
 }
 END_TEST
 
@@ -429,7 +414,6 @@ int main(void)
     TCase *open = tcase_create("open");
     tcase_set_timeout(open, 600);
     tcase_add_test(open, test_open_quick_limit);
-    tcase_add_test(open, test_open_world_10n_ramp);
     tcase_add_test(open, test_open_kinematic_fingers);
     suite_add_tcase(su, open);
     SRunner *sr = srunner_create(su);
