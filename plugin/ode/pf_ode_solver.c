@@ -520,6 +520,23 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
     p->step.solver_sticks = pr.sticks;
 }
 
+/* Whether body b has a joint of the user's other than a contact (ball, hinge, slider, fixed,
+ * motors...): its rows are unbounded and may repeat a patch's friction rows (a small body on the
+ * ground with a slider to a far heavier one: the slider's row about the world z axis is the
+ * patch's spin row to 6e-12). */
+static int has_user_joint(const pfOdeContext *ctx, dBodyID b)
+{
+    if (!b) return 0;
+    const int n = dBodyGetNumJoints(b);
+    for (int i = 0; i < n; ++i) {
+        dJointID j = dBodyGetJoint(b, i);
+        if (dJointGetData(j) == (void *)ctx || !dJointIsEnabled(j)) continue; /* the adapter's */
+        const int type = dJointGetType(j);
+        if (type != dJointTypeContact && type != dJointTypeNull) return 1;
+    }
+    return 0;
+}
+
 int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, double m1, double m2)
 {
     dContact c[PF_ODE_MAX_CONTACTS];
@@ -546,14 +563,21 @@ int pf_ode_solver_create(pfOdeContext *ctx, pfOdePair *p, double spin_vel, doubl
     dJointSetPatchMotion(j, isfinite(m1) ? m1 : 0.0, isfinite(m2) ? m2 : 0.0,
                          isfinite(spin_vel) ? spin_vel : 0.0);
     /* The friction rows' relative CFM, as on the adapter's own rows (pf_ode_rows.c), where they
-     * can be redundant: on a body held by more than one patch. Two patches that hold one body
-     * in a closed chain (a box on two boxes) make their rows redundant, and with the world's
-     * absolute CFM the holding wrench lambda* that the stick test reads was set by rounding (a
-     * pyramid of 1 kg cubes: spin moments of 1e6 N m; it toppled). A body held by one patch
-     * keeps rigid rows: there the CFM only perturbs the exact breakaway (and changed the pivots
-     * of one Dantzig problem of a block at dt = 0.1 ms into an "LCP internal error"). */
+     * can be redundant: on a body held by more than one patch, or by a joint of the user's. Two
+     * patches that hold one body in a closed chain (a box on two boxes) make their rows
+     * redundant, and with the world's absolute CFM the holding wrench lambda* that the stick
+     * test reads was set by rounding (a pyramid of 1 kg cubes: spin moments of 1e6 N m; it
+     * toppled). A joint's rows are unbounded like the friction rows of dWorldStep's first round
+     * (every patch held at rest), so a friction row that repeats one of them (a small body on
+     * the ground with a slider to a far heavier one: the slider's row about z is the patch's
+     * spin row to 6e-12) made that round's LDL^T factor singular and its answer NaN (the fuzz
+     * harness's seed 617, whose NaN friction bounds then failed Dantzig's assertion lo <= 0 <= hi).
+     * A body held by one patch alone keeps rigid rows: there the CFM only perturbs the exact
+     * breakaway (and changed the pivots of one Dantzig problem of a block at dt = 0.1 ms into an
+     * "LCP internal error"). */
     dReal cfm[3] = {-1.0, -1.0, -1.0};
-    if (pf_ode_body_patches(ctx, p->step.b1) > 1 || pf_ode_body_patches(ctx, p->step.b2) > 1) {
+    if (pf_ode_body_patches(ctx, p->step.b1) > 1 || pf_ode_body_patches(ctx, p->step.b2) > 1 ||
+        has_user_joint(ctx, p->step.b1) || has_user_joint(ctx, p->step.b2)) {
         const pfOdeMobility *mb1, *mb2;
         pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
         cfm[0] =
