@@ -6,7 +6,8 @@
  *   two-box:      a cube on a cube.
  *   tower:        ten cubes, aligned.
  *   tower-offset: ten cubes placed with uniform random offsets of +-2 mm and +-2 degrees (seed).
- * seed also seeds ODE's random generator, which orders QuickStep's rows.
+ * seed also seeds ODE's random generator, which orders QuickStep's rows; ode_seed, when given,
+ * seeds that generator instead (QuickStep's row order varied with the placement kept).
  *   pyramid:      fifteen cubes in rows of 5-4-3-2-1, each upper cube on two below (half faces),
  *                 neighbours in a row 1 mm apart.
  *   feet:         a 1 kg body on two box feet 0.05 x 0.2 x 0.1 m, 0.3 m apart (one body, two
@@ -36,7 +37,8 @@
 enum { C_TWO, C_TOWER, C_TOWER_OFFSET, C_PYRAMID, C_FEET, C_PUSHED };
 static const char *const cases[] = {"two-box", "tower", "tower-offset", "pyramid", "feet",
                                     "pushed",  NULL};
-static const char *const keys[] = {"stepper", "mu", "push", "seed", "coupling", "iterations", NULL};
+static const char *const keys[] = {"stepper",  "mu",       "push",       "seed",
+                                   "ode_seed", "coupling", "iterations", NULL};
 
 #define G 9.81
 #define SIDE 0.1
@@ -62,6 +64,7 @@ typedef struct Stack {
     int quick;
     double mu, push;
     unsigned seed;
+    unsigned ode_seed; ///< seeds ODE's generator (QuickStep's row order); seed unless given
     int nb;
     dBodyID body[MAX_BODIES];
     int pushed; ///< index of the pushed body, -1 if none
@@ -135,13 +138,20 @@ static int st_build(pfScene *s, pfError *err)
     if (seed != floor(seed))
         return pfs_fail(err, PF_ERR_RANGE, "stack: --set seed=%g: expected a whole number", seed);
     k->seed = (unsigned)seed;
+    double ode_seed = seed;
+    if ((rc = pfs_param_double(s, "ode_seed", &ode_seed, 0.0, 0, 4294967295.0, 0, err)) < 0)
+        return rc;
+    if (ode_seed != floor(ode_seed))
+        return pfs_fail(err, PF_ERR_RANGE, "stack: --set ode_seed=%g: expected a whole number",
+                        ode_seed);
+    k->ode_seed = (unsigned)ode_seed;
     if ((rc = pfs_param_check_unused(s, err)) != PF_OK) return rc;
     s->quick = k->quick;
 
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
     /* QuickStep visits the rows in a random order (ODE's generator): restart it, so a run is
-     * repeatable whatever ran before in the process; seed varies it */
-    dRandSetSeed(k->seed);
+     * repeatable whatever ran before in the process; seed (or ode_seed) varies it */
+    dRandSetSeed(k->ode_seed);
     /* ODE's defaults, as a user starts (the literature scenes use a 0.1 mm surface layer) */
     dWorldSetContactSurfaceLayer(s->world, 0.0);
     pfOdeMaterial m = pf_ode_default_material();

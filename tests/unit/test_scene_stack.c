@@ -49,14 +49,16 @@ static double metric(const pfSceneMetric *m, int n, const char *name)
     return NAN;
 }
 
-/* One run; coupling (NULL: the default) goes to the scene's coupling key. */
-static Run run_coupled(const char *cs, pfOdeMode mode, const char *stepper, double dt, double T,
-                       const char *push, const char *coupling)
+/* One run; coupling (NULL: the default) goes to the scene's coupling key, ode_seed (NULL: the
+ * scene's default, its seed) to the seed of ODE's generator, which orders QuickStep's rows. */
+static Run run_params(const char *cs, pfOdeMode mode, const char *stepper, double dt, double T,
+                      const char *push, const char *coupling, const char *ode_seed)
 {
-    pfSceneParam kv[3] = {{"stepper", stepper}};
+    pfSceneParam kv[4] = {{"stepper", stepper}};
     int nkv = 1;
     if (push) kv[nkv++] = (pfSceneParam){"push", push};
     if (coupling) kv[nkv++] = (pfSceneParam){"coupling", coupling};
+    if (ode_seed) kv[nkv++] = (pfSceneParam){"ode_seed", ode_seed};
     pfScene *s = NULL;
     pfError err;
     int rc = pf_scene_create("stack", cs, mode, kv, nkv, &s, &err);
@@ -74,10 +76,11 @@ static Run run_coupled(const char *cs, pfOdeMode mode, const char *stepper, doub
              metric(m, n, "push_travel"),
              metric(m, n, "push_accel"),
              metric(m, n, "push_accel_closed_form")};
-    printf("stack %-8s %-5s %-5s %s dt=%g%s%s: creep %.3g m, rotation %.3g rad (about z %.3g), "
+    printf("stack %-8s %-5s %-5s %s dt=%g%s%s%s%s: creep %.3g m, rotation %.3g rad (about z %.3g), "
            "%g ODE messages, point fallbacks %.3g, fastest after 1 s %.3g m/s\n",
            cs, pf_scene_mode_name(mode), stepper, coupling ? coupling : "", dt,
-           push ? " push=" : "", push ? push : "", r.creep, r.creep_rot, r.creep_yaw, r.messages,
+           push ? " push=" : "", push ? push : "", ode_seed ? " ode_seed=" : "",
+           ode_seed ? ode_seed : "", r.creep, r.creep_rot, r.creep_yaw, r.messages,
            r.point_fraction, r.fastest_after_1s);
     if (push)
         printf(
@@ -85,6 +88,12 @@ static Run run_coupled(const char *cs, pfOdeMode mode, const char *stepper, doub
             r.push_travel, r.push_accel, r.push_closed);
     pf_scene_destroy(s);
     return r;
+}
+
+static Run run_coupled(const char *cs, pfOdeMode mode, const char *stepper, double dt, double T,
+                       const char *push, const char *coupling)
+{
+    return run_params(cs, mode, stepper, dt, T, push, coupling, NULL);
 }
 
 static Run run(const char *cs, pfOdeMode mode, const char *stepper, double dt, double T,
@@ -265,6 +274,43 @@ START_TEST(test_pushed_slides)
 }
 END_TEST
 
+/* ode_seed seeds ODE's generator alone: by default it is seed (the same run bit for bit), and
+ * another value changes QuickStep's row order and so the run, the placement kept; seed changes
+ * the offset tower's placement. A value that is not a whole number is refused, naming it. */
+START_TEST(test_ode_seed_key)
+{
+    const double dt = 1e-3, T = 0.7;
+    Run a = run_params("tower-offset", PF_ODE_MODE_EXACT, "quick", dt, T, NULL, NULL, NULL);
+    Run b = run_params("tower-offset", PF_ODE_MODE_EXACT, "quick", dt, T, NULL, NULL, "1");
+    Run c = run_params("tower-offset", PF_ODE_MODE_EXACT, "quick", dt, T, NULL, NULL, "2");
+    ck_assert_double_eq(a.creep, b.creep);
+    ck_assert_double_eq(a.creep_rot, b.creep_rot);
+    ck_assert_double_eq(a.fastest_after_1s, b.fastest_after_1s);
+    ck_assert_double_ne(a.creep, c.creep);
+    /* under dWorldStep the generator orders nothing: ode_seed leaves the run as it was */
+    Run w1 = run_params("tower-offset", PF_ODE_MODE_EXACT, "world", dt, T, NULL, NULL, "1");
+    Run w2 = run_params("tower-offset", PF_ODE_MODE_EXACT, "world", dt, T, NULL, NULL, "2");
+    ck_assert_double_eq(w1.creep, w2.creep);
+    pfSceneParam kv[2] = {{"stepper", "quick"}, {"seed", "2"}};
+    pfScene *s = NULL;
+    pfError err;
+    ck_assert_int_eq(pf_scene_create("stack", "tower-offset", PF_ODE_MODE_EXACT, kv, 2, &s, &err),
+                     PF_OK);
+    while (pf_scene_time(s) < T - 0.5 * dt)
+        ck_assert_int_eq(pf_scene_step(s, dt, &err), PF_OK);
+    pfSceneMetric m[PF_SCENE_MAX_METRICS];
+    int n = pf_scene_metrics(s, m, PF_SCENE_MAX_METRICS);
+    ck_assert_double_ne(metric(m, n, "creep"), c.creep); /* seed=2 moves the cubes too */
+    pf_scene_destroy(s);
+    pfSceneParam bad[1] = {{"ode_seed", "1.5"}};
+    s = NULL;
+    ck_assert_int_eq(pf_scene_create("stack", "tower", PF_ODE_MODE_EXACT, bad, 1, &s, &err),
+                     PF_ERR_RANGE);
+    ck_assert_ptr_null(s);
+    ck_assert_ptr_nonnull(strstr(err.message, "ode_seed=1.5"));
+}
+END_TEST
+
 START_TEST(test_bad_stepper_is_refused)
 {
     pfSceneParam kv[1] = {{"stepper", "fast"}};
@@ -283,6 +329,7 @@ int main(void)
     TCase *tc = tcase_create("stack");
     tcase_set_timeout(tc, 600);
     tcase_add_test(tc, test_bad_stepper_is_refused);
+    tcase_add_test(tc, test_ode_seed_key);
     tcase_add_test(tc, test_faces_are_patches);
     tcase_add_test(tc, test_world_rest_holds);
     tcase_add_test(tc, test_world_offset_tower_rests);
