@@ -527,9 +527,12 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
 static int has_user_joint(const pfOdeContext *ctx, dBodyID b)
 {
     if (!b) return 0;
-    const int n = dBodyGetNumJoints(b);
+    /* the call's joint list when there is one: dBodyGetJoint(b, i) walks i nodes */
+    const dJointID *list = NULL;
+    int n = pf_ode_body_joint_list(ctx, b, &list);
+    if (n < 0) n = dBodyGetNumJoints(b);
     for (int i = 0; i < n; ++i) {
-        dJointID j = dBodyGetJoint(b, i);
+        dJointID j = list ? list[i] : dBodyGetJoint(b, i);
         if (dJointGetData(j) == (void *)ctx || !dJointIsEnabled(j)) continue; /* the adapter's */
         const int type = dJointGetType(j);
         if (type != dJointTypeContact && type != dJointTypeNull) return 1;

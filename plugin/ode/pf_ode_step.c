@@ -42,7 +42,7 @@ typedef struct rowset {
     int spin_motor;                       /* stick: spin via angular motor */
     double spin_vel;
     int yield_spin; /* stick: the spin row yields to a sibling's normal rows (P51a) */
-    int held; /* stick, QuickStep: the group's held body (1 or 2) takes the angular rows alone */
+    int held;       /* stick, a held group's member: its held body (1 or 2), for held_rows */
 } rowset;
 
 static void body_frame_point(dBodyID b, const double *local, double *world)
@@ -1087,10 +1087,9 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     p->step.info.bounds.fx = rs->b1;
     p->step.info.bounds.fy = rs->b2;
     p->step.info.bounds.mz = rs->bspin;
-    /* A member of a held group under QuickStep: its holder does not move under the patch's
-     * friction, so the angular rows act on the held body alone (held_rows) */
-    if (ctx->cfg.stepper == PF_ODE_STEPPER_QUICK && dec->prev == PF_ODE_STATE_STICK &&
-        p->persist.has_group)
+    /* a member of a held group: its holder does not move under the patch's friction, and under
+     * QuickStep the angular rows may act on the held body alone (held_rows) */
+    if (dec->prev == PF_ODE_STATE_STICK && p->persist.has_group)
         rs->held = p->persist.group_side > 0.0 ? 1 : 2;
 }
 
@@ -1309,8 +1308,8 @@ static double finite_bound(double b)
     return (b > 0.0) ? (b < PF_ODE_MAX_BOUND ? b : PF_ODE_MAX_BOUND) : 0.0;
 }
 
-/* 1 if a stuck member of a held group takes its angular rows (spin, rolling) on the held body
- * alone (rs->held, set by stick_rows under QuickStep). Its holder does not move under the
+/* 1 if a stuck member of a held group (rs->held, set by stick_rows) takes its angular rows
+ * (spin, rolling) on the held body alone, under QuickStep. Its holder does not move under the
  * patch's friction (holder_immobile: static, kinematic, or held by its joints, as a fingertip on
  * a slider along the normal), so the rows give the same answer without it. With the holder in
  * the rows, QuickStep's sweeps pass the stuck spin rows' impulses through the holder's own joint
@@ -2051,15 +2050,15 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
             /* with held_rows on body 2 alone, its feedback t1 is on body 2, a pure moment whose
              * opposite is the patch's on body 1, which does not take it */
             const dReal *t = p->step.fb_spin.t1;
-            for (int k = 0; k < 3; ++k) {
-                if (p->step.held == 2) {
+            if (p->step.held == 2) {
+                for (int k = 0; k < 3; ++k) {
                     T[k] -= t[k];
-                    T_off[k] -= t[k];
-                    to2[k] += t[k];
-                } else {
-                    T[k] += t[k];
-                    if (!p->step.held) to2[k] += p->step.fb_spin.t2[k];
+                    T_off[k] = -t[k];
                 }
+                add3(to2, t);
+            } else {
+                add3(T, t);
+                if (!p->step.held) add3(to2, p->step.fb_spin.t2);
             }
         }
         if (p->step.solver_joint) {
