@@ -4,7 +4,9 @@
 
 #include <patchfriction/pf_ode.h>
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /// Measured normal forces a held patch's capacity looks back over.
 #define PF_ODE_N_RECENT 4
@@ -510,6 +512,27 @@ static inline void pf_ode_cross(const double *a, const double *b, double *r)
     r[0] = t0;
     r[1] = t1;
     r[2] = t2;
+}
+/* A pair's patch definitions (pfPatchDef, 608 bytes, of which the polygon vertex array is 512)
+ * live in the cold pair records. Nothing reads a vertex past vertex_count (the core's polygon
+ * code, validation and same_patch read the first vertex_count only), so the writes below leave
+ * the rest of the array as it is: resetting and copying the whole struct wrote ten cache lines
+ * of the record per patch and step for a rectangle, which needs two. */
+/* d = pf_default_patch_def(), but for the vertices, which keep their (unread) values. */
+static inline void pf_ode_def_reset(pfPatchDef *d)
+{
+    const pfPatchDef z = pf_default_patch_def();
+    memcpy(d, &z, offsetof(pfPatchDef, vertices));
+    memcpy(&d->rolling_d, &z.rolling_d, sizeof z - offsetof(pfPatchDef, rolling_d));
+}
+/* *d = *s for every field a reader of d sees: of the vertices, the first vertex_count. */
+static inline void pf_ode_def_copy(pfPatchDef *d, const pfPatchDef *s)
+{
+    int nv = s->vertex_count;
+    nv = nv < 0 ? 0 : (nv > PF_POLYGON_MAX_VERTICES ? PF_POLYGON_MAX_VERTICES : nv);
+    memcpy(d, s, offsetof(pfPatchDef, vertices));
+    memcpy(d->vertices, s->vertices, 2 * sizeof s->vertices[0] * (size_t)nv);
+    memcpy(&d->rolling_d, &s->rolling_d, sizeof *s - offsetof(pfPatchDef, rolling_d));
 }
 static inline int pf_ode_finite3(const double *a)
 {

@@ -284,7 +284,7 @@ static void record_support(pfOdePair *p, const double *P0, const double *ax, con
         memcpy(s->support_c2, c2, sizeof s->support_c2);
         memcpy(s->support_n2, nf2, sizeof s->support_n2);
     }
-    s->support_def = p->step.def;
+    pf_ode_def_copy(&s->support_def, &p->step.def);
     s->support_nv = nv;
     s->has_support = 1;
 }
@@ -421,7 +421,7 @@ static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const do
                 p->step.c[k] = c[k] + cx * f.u[k] + cy * f.v[k];
             memcpy(p->step.x, f.u, sizeof f.u);
             memcpy(p->step.y, f.v, sizeof f.v);
-            p->step.def = pf_default_patch_def();
+            pf_ode_def_reset(&p->step.def);
             p->step.def.shape = PF_PATCH_POLYGON;
             p->step.def.vertex_count = nv;
             memcpy(p->step.def.vertices, poly, sizeof(double) * 2 * (size_t)nv);
@@ -477,7 +477,7 @@ static int try_cylinder(pfOdePair *p, dGeomID g, double side, const double *c0)
     int nv = 0;
     if (!(fabs(contact_hull(p, c, p->step.x, p->step.y, xy, &nv)) >= 0.5 * r * r)) return 0;
     memcpy(p->step.c, c, sizeof c);
-    p->step.def = pf_default_patch_def();
+    pf_ode_def_reset(&p->step.def);
     p->step.def.shape = PF_PATCH_DISK;
     p->step.def.radius = r;
     p->step.kind = PF_ODE_KIND_PATCH;
@@ -610,7 +610,7 @@ static int try_line(pfOdePair *p, const double *c0)
         p->step.y[k] = v[k];
     }
     p->step.hertz_rstar = rstar;
-    p->step.def = pf_default_patch_def();
+    pf_ode_def_reset(&p->step.def);
     p->step.def.shape = PF_PATCH_RECT;
     p->step.def.length = tmax - tmin;
     p->step.def.width = 2.0 * PF_LINE_HALF_WIDTH_MIN * (tmax - tmin); /* set from N later */
@@ -687,7 +687,7 @@ static int try_round_pair(pfOdePair *p, const double *c0)
         p->step.y[k] = v[k];
     }
     p->step.hertz_rstar = 1.0 / (1.0 / r1 + 1.0 / r2);
-    p->step.def = pf_default_patch_def();
+    pf_ode_def_reset(&p->step.def);
     p->step.def.shape = PF_PATCH_RECT;
     p->step.def.length = L;
     p->step.def.width = 2.0 * PF_LINE_HALF_WIDTH_MIN * L; /* set from N later */
@@ -817,7 +817,7 @@ static int try_round_on_face(pfOdePair *p, const double *c0, int all)
     memcpy(p->step.x, u, sizeof u);
     memcpy(p->step.y, v, sizeof v);
     p->step.hertz_rstar = r;
-    p->step.def = pf_default_patch_def();
+    pf_ode_def_reset(&p->step.def);
     p->step.def.shape = PF_PATCH_RECT;
     p->step.def.length = L;
     p->step.def.width = 2.0 * PF_LINE_HALF_WIDTH_MIN * L; /* set from N later */
@@ -900,7 +900,7 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     memcpy(p->step.n, nn, sizeof nn);
     memcpy(p->step.c, c0, sizeof c0);
     p->step.kind = PF_ODE_KIND_POINT;
-    p->step.def = pf_default_patch_def();
+    pf_ode_def_reset(&p->step.def);
 
     if (p->persist.mat.fixed) {
         fixed_frame(ctx, p);
@@ -1049,7 +1049,7 @@ int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
     memcpy(p->step.n, n2, sizeof n2);
     memcpy(p->step.x, x1, sizeof x1);
     pf_ode_cross(n2, x1, p->step.y);
-    p->step.def = s->support_def;
+    pf_ode_def_copy(&p->step.def, &s->support_def);
     p->step.kind = PF_ODE_KIND_PATCH;
     p->step.group = ctx->frame_group;
     p->seen = ctx->frame;

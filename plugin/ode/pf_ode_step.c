@@ -1276,7 +1276,7 @@ static int evaluate(pfOdeContext *ctx, pfOdePair *p, double dt, rowset *rs)
         ctx->counters.dropped_nonfinite++;
         /* the step's scratch says "no patch": nothing of an earlier step is left in it */
         p->step.kind = PF_ODE_KIND_POINT;
-        p->step.def = pf_default_patch_def();
+        pf_ode_def_reset(&p->step.def);
         p->step.rho_g = 0.0;
         set_state(ctx, p, PF_ODE_STATE_NONE);
         return 0;
