@@ -518,6 +518,10 @@ static inline void pf_ode_cross(const double *a, const double *b, double *r)
  * code, validation and same_patch read the first vertex_count only), so the writes below leave
  * the rest of the array as it is: resetting and copying the whole struct wrote ten cache lines
  * of the record per patch and step for a rectangle, which needs two. */
+/* the two helpers below copy [start, vertices) and [rolling_d, end): nothing may lie between */
+_Static_assert(offsetof(pfPatchDef, rolling_d) ==
+                   offsetof(pfPatchDef, vertices) + sizeof(((pfPatchDef *)0)->vertices),
+               "pfPatchDef: rolling_d must follow the vertex array");
 /* d = pf_default_patch_def(), but for the vertices, which keep their (unread) values. */
 static inline void pf_ode_def_reset(pfPatchDef *d)
 {
