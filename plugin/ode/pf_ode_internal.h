@@ -60,6 +60,12 @@ typedef struct pfOdePairPersist {
     double anchor1[3], anchor2[3];    ///< stick anchor: body-1 local point, body-2 local or world
     double axis1[3], axis2[3];        ///< stick anchor: patch x in body-1 / body-2 (or world) frame
     double nrm1[3], nrm2[3];          ///< stick anchor: patch z in body-1 / body-2 (or world) frame
+    /* QuickStep's leakage at a stuck patch (pf_ode_step.c, leak_bias), since it stuck */
+    double drift_prev[3]; ///< the anchor drift d at the last step (world) [m]
+    double corr_prev[3];  ///< the friction rows' drift correction of the last step (world) [m/s]
+    double leak_sum[3];   ///< sum of the steps' leakage e (world) [m/s]
+    double leak_sq;       ///< sum of |e|^2 [m^2/s^2]
+    int leak_n;           ///< steps summed
     double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads
     int has_other;
     /* a held group (pf_ode_step.c, group_test): the patches holding one body together */

@@ -997,6 +997,56 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
     }
 }
 
+/* The established bias of QuickStep's leakage at a stuck patch (world), for the drift
+ * correction's limits (stick_rows, P36a); used only where the user declared QuickStep (adapter
+ * coupling). dWorldStep solves the rows: a stuck patch moves at the correction it was given, and
+ * its anchor drift d stays within tol dt / drift_gain. QuickStep's 20 iterations leave each row
+ * a residual, and at a resting pile that residual is biased (the same sign step after step), so
+ * a correction clamped to tol never catches up and the pile creeps. The leakage of a step is
+ * what the rows let through beyond the correction they were given, e = (d - d_prev) / dt -
+ * c_prev; its mean since the patch stuck is the bias, less its standard error (only the part of
+ * the mean that its scatter does not explain; none from fewer than two steps). The scatter is
+ * the whole vector's, the normal rows' part included. So a patch whose leakage only scatters
+ * keeps tol, and a patch whose leakage keeps one sign is given what cancels it. */
+static void leak_bias(pfOdePair *p, const stickdecision *dec, const double *d, double dt,
+                      double *bias)
+{
+    pfOdePairPersist *ps = &p->persist;
+    bias[0] = bias[1] = bias[2] = 0.0;
+    if (dec->prev != PF_ODE_STATE_STICK) {
+        memset(ps->leak_sum, 0, sizeof ps->leak_sum);
+        memset(ps->corr_prev, 0, sizeof ps->corr_prev);
+        ps->leak_sq = 0.0;
+        ps->leak_n = 0;
+    } else {
+        double e[3];
+        for (int k = 0; k < 3; ++k) {
+            e[k] = (d[k] - ps->drift_prev[k]) / dt - ps->corr_prev[k];
+            ps->leak_sum[k] += e[k];
+        }
+        ps->leak_sq += pf_ode_dot(e, e);
+        ps->leak_n++;
+    }
+    memcpy(ps->drift_prev, d, sizeof ps->drift_prev);
+    const double n = ps->leak_n;
+    if (n < 2) return;
+    double mean[3] = {ps->leak_sum[0] / n, ps->leak_sum[1] / n, ps->leak_sum[2] / n};
+    const double m2 = pf_ode_dot(mean, mean), var = fmax(0.0, (ps->leak_sq - n * m2) / (n - 1));
+    const double mag = sqrt(m2), se = sqrt(var / n);
+    if (!(mag > se) || !isfinite(mag) || !isfinite(se)) return;
+    for (int k = 0; k < 3; ++k)
+        bias[k] = mean[k] * (1.0 - se / mag);
+}
+
+/* A stuck row's drift correction under QuickStep: -g d clamped to tol, widened against the
+ * established bias b of its leakage along the row (leak_bias), up to vmax: within
+ * [-tol - b, tol] for b > 0, [-tol, tol - b] for b < 0 (P36a). */
+static double quick_correction(double v, double tol, double b, double vmax)
+{
+    const double lo = -tol - fmin(vmax, fmax(b, 0.0)), hi = tol + fmin(vmax, fmax(-b, 0.0));
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
 /* Stick rows: on entering STICK, anchor the patch where it stuck (persistent); then rows along
  * the patch axes with bounds mu_s N and targets that pull the patch back to its anchor (P36), a
  * spin motor with the static spin capacity, and the rolling rows' largest moment (P18). */
@@ -1048,8 +1098,24 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     memcpy(rs->t1, x, sizeof rs->t1);
     memcpy(rs->t2, y, sizeof rs->t2);
     rs->b1 = rs->b2 = mu_s * N;
-    rs->m1 = clampd(-g * dxp, tol) + pf_ode_dot(p->step.surf_s, x);
-    rs->m2 = clampd(-g * dyp, tol) + pf_ode_dot(p->step.surf_s, y);
+    /* under QuickStep (adapter coupling), the correction may exceed tol against the measured
+     * bias of the rows' leakage (leak_bias), never beyond the speed change their bound can give
+     * the pair within the step, dt mu_s N (1/m1 + 1/m2) */
+    const int quick = ctx->cfg.stepper == PF_ODE_STEPPER_QUICK && !ctx->solver;
+    double bias[3] = {0.0, 0.0, 0.0}, vmax = tol;
+    if (quick) {
+        leak_bias(p, dec, d, dt, bias);
+        const double im =
+            (in->dyn1 ? 1.0 / in->m1.mass : 0.0) + (in->dyn2 ? 1.0 / in->m2.mass : 0.0);
+        vmax = dt * mu_s * N * im;
+        if (!isfinite(vmax)) vmax = 0.0;
+    }
+    double c1 =
+        quick ? quick_correction(-g * dxp, tol, pf_ode_dot(bias, x), vmax) : clampd(-g * dxp, tol);
+    double c2 =
+        quick ? quick_correction(-g * dyp, tol, pf_ode_dot(bias, y), vmax) : clampd(-g * dyp, tol);
+    rs->m1 = c1 + pf_ode_dot(p->step.surf_s, x);
+    rs->m2 = c2 + pf_ode_dot(p->step.surf_s, y);
     if (p->step.has_sib) {
         /* A sibling patch of the pair (the wall beside this floor) pushes body 1 along sib, in
          * this patch's plane. Whatever this patch's friction would carry along +sib the
@@ -1069,12 +1135,18 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
         const double dt2 = pf_ode_dot(d, rs->t2);
         rs->b1 = 0.0;
         rs->m1 = 0.0;
-        rs->m2 = clampd(-g * dt2, tol) + pf_ode_dot(p->step.surf_s, rs->t2);
+        c2 = quick ? quick_correction(-g * dt2, tol, pf_ode_dot(bias, rs->t2), vmax)
+                   : clampd(-g * dt2, tol);
+        c1 = 0.0;
+        rs->m2 = c2 + pf_ode_dot(p->step.surf_s, rs->t2);
         /* the spin about n, when n lies in the sibling's plane, is a moment the sibling's normal
          * pressure can carry too (the wall's, as the box's pitch under a push at its mass
          * centre): it yields likewise, so that it does not take the sibling's part */
         rs->yield_spin = p->step.sib_perp;
     }
+    if (quick)
+        for (int k = 0; k < 3; ++k)
+            p->persist.corr_prev[k] = c1 * rs->t1[k] + c2 * rs->t2[k];
     double dspin = 0.0;
     pfTwist unit_spin = {0.0, 0.0, 1.0};
     if (pf_patch_dissipation(&p->step.def, mu_s, N, unit_spin, &dspin, NULL) != PF_OK) dspin = 0.0;
