@@ -248,11 +248,19 @@ int pfs_ode_step(pfScene *s, double dt, pfError *err)
     return rc;
 }
 
-/* CLOCK_MONOTONIC in seconds, for pfSceneStepTiming */
+/* the clock of pfSceneStepTiming (pf_scene_set_timing_clock) */
+static clockid_t timing_clock = CLOCK_MONOTONIC;
+
+void pf_scene_set_timing_clock(int cpu_time)
+{
+    timing_clock = cpu_time ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+}
+
+/* the timing clock in seconds, for pfSceneStepTiming */
 static double mono_s(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(timing_clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 

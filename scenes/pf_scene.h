@@ -122,6 +122,11 @@ typedef struct pfSceneStepTiming {
  *  nothing. */
 void pf_scene_set_step_timing(pfScene *s, pfSceneStepTiming *timing);
 
+/** The clock of pfSceneStepTiming for every scene of the process: 0 (the default) wall time
+ *  (CLOCK_MONOTONIC), 1 the stepping thread's CPU time (CLOCK_THREAD_CPUTIME_ID), which the
+ *  load of other processes on a shared machine does not inflate. */
+void pf_scene_set_timing_clock(int cpu_time);
+
 /* ------------------------------------------------------------------------------------------ */
 /* accessors                                                                                   */
 /* ------------------------------------------------------------------------------------------ */

@@ -54,9 +54,7 @@ typedef struct bscene {
 
 static double now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
+    return pf_bench_now();
 }
 
 static void near(void *data, dGeomID a, dGeomID b)

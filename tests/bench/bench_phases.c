@@ -44,10 +44,23 @@ int pf_bench_restricted(void)
     return g_only != NULL;
 }
 
+static clockid_t g_clock = CLOCK_MONOTONIC;
+
+void pf_bench_set_cpu_clock(int on)
+{
+    g_clock = on ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
+    pf_scene_set_timing_clock(on);
+}
+
+const char *pf_bench_clock_name(void)
+{
+    return g_clock == CLOCK_MONOTONIC ? "monotonic" : "thread_cpu";
+}
+
 double pf_bench_now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(g_clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -144,10 +157,11 @@ void pf_bench_print_pair(const char *name, const char *extra, int bodies, int pe
            "\"step_ratio_median_of_rounds\":%.4f,\"stock_step_us\":%.2f,"
            "\"stock_step_us_median\":%.2f,\"patch_step_us\":%.2f,\"patch_step_us_median\":%.2f,"
            "\"stock_ns_per_body_step\":%.1f,\"patch_ns_per_body_step\":%.1f,\"bodies\":%d,"
-           "\"rounds\":%d,\"steps_per_round\":%d,\"patches_per_step\":%.1f",
+           "\"rounds\":%d,\"steps_per_round\":%d,\"patches_per_step\":%.1f,\"clock\":\"%s\"",
            name, extra[0] ? "," : "", extra, p_min / s_min, median(ratio, n), 1e6 * s_min / per,
            1e6 * s_med / per, 1e6 * p_min / per, 1e6 * p_med / per, 1e9 * s_min / per / bodies,
-           1e9 * p_min / per / bodies, bodies, n, per, (double)patch->patches / ((double)n * per));
+           1e9 * p_min / per / bodies, bodies, n, per, (double)patch->patches / ((double)n * per),
+           pf_bench_clock_name());
     print_phases("stock", stock, per);
     print_phases("patch", patch, per);
     printf("}\n");

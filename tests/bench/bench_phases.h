@@ -50,7 +50,13 @@ int pf_bench_selected_count(void);
 /// 1 if pf_bench_set_only restricted the run to one line.
 int pf_bench_restricted(void);
 
-/// CLOCK_MONOTONIC in seconds.
+/** The benchmark's clock, for every timed figure of pf-bench including the scenes' phases: 0 (the
+ *  default) wall time (CLOCK_MONOTONIC), 1 the thread's CPU time (CLOCK_THREAD_CPUTIME_ID;
+ *  pf-bench --cpu-clock), which other processes' load on a shared machine does not inflate. */
+void pf_bench_set_cpu_clock(int on);
+/// Name of the clock in use for the JSON lines: "monotonic" or "thread_cpu".
+const char *pf_bench_clock_name(void);
+/// The benchmark's clock in seconds (pf_bench_set_cpu_clock).
 double pf_bench_now(void);
 
 #endif

@@ -6,8 +6,9 @@
  * rect_exact, disk_exact <= 2 x disk_pade). Every benchmark runs over the same pre-generated,
  * realistic inputs; rounds are interleaved and the fastest round of each is kept, so load from
  * other processes inflates all of them alike rather than biasing one. Usage:
- *   pf-bench [--quick] [--only NAME]
+ *   pf-bench [--quick] [--cpu-clock] [--only NAME]
  *     --quick: few evaluations, for the ctest smoke run
+ *     --cpu-clock: time with the thread's CPU time instead of the wall clock (shared machines)
  *     --only NAME: only the ODE line NAME (scene_cubes_*, scaling_*, scene_bin_*,
  *                  scene_pyramid_*), e.g. to profile one scene
  *     --patch-only: with --only, step the patch run alone and print nothing (profiling)
@@ -38,9 +39,7 @@ static const double HA = 0.003, HD = 1.0, HEPS = 0.01;
 
 static double now_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return 1e9 * (double)ts.tv_sec + (double)ts.tv_nsec;
+    return 1e9 * pf_bench_now();
 }
 
 static unsigned long long g_rng = 0x2545F4914F6CDD1Dull;
@@ -161,25 +160,30 @@ typedef struct {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pf-bench [--quick] [--only NAME [--patch-only | --stock-only]]\n  prints "
-               "one JSON object per line; "
-               "ratios are measured within this run\n  --only NAME: only the ODE line NAME "
-               "(scene_cubes_*, scaling_*, scene_bin_*, scene_pyramid_*)\n  --patch-only: "
-               "with --only, step the patch run alone, print nothing (for profiling)\n"
-               "  --stock-only: likewise the stock run alone\n");
+    fprintf(
+        f,
+        "usage: pf-bench [--quick] [--cpu-clock] [--only NAME [--patch-only | --stock-only]]\n"
+        "  prints one JSON object per line; ratios are measured within this run\n"
+        "  --cpu-clock: time by the thread's CPU time, not the wall clock (a shared "
+        "machine's load then does not inflate either side)\n  --only NAME: only the ODE line NAME "
+        "(scene_cubes_*, scaling_*, scene_bin_*, scene_pyramid_*)\n  --patch-only: "
+        "with --only, step the patch run alone, print nothing (for profiling)\n"
+        "  --stock-only: likewise the stock run alone\n");
 }
 
 int main(int argc, char **argv)
 {
     int quick = 0;
-    int patch_only = 0, stock_only = 0;
+    int patch_only = 0, stock_only = 0, cpu_clock = 0;
     const char *only = NULL;
     const pfCliFlag flags[] = {{"--quick", &quick, 1, NULL},
                                {"--only", NULL, 0, &only},
                                {"--patch-only", &patch_only, 1, NULL},
-                               {"--stock-only", &stock_only, 1, NULL}};
-    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 4, usage);
+                               {"--stock-only", &stock_only, 1, NULL},
+                               {"--cpu-clock", &cpu_clock, 1, NULL}};
+    int rc = pf_cli_tool(argc, argv, "pf-bench", flags, 5, usage);
     if (rc >= 0) return rc;
+    pf_bench_set_cpu_clock(cpu_clock);
     if (patch_only && stock_only) {
         fprintf(stderr, "pf-bench: --patch-only and --stock-only exclude each other\n");
         usage(stderr);
