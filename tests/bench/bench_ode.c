@@ -257,17 +257,20 @@ void pf_bench_ode(int quick)
     printf("{\"name\":\"scene_1000_boxes\",\"step_ratio_patch_over_stock\":%.4f,"
            "\"patch_overhead_ns\":%.1f,\"stock_step_us\":%.1f,\"patch_step_us\":%.1f,"
            "\"boxes\":%d,\"steps\":%d,\"dt\":%g,\"stepper\":\"quickstep\",\"iterations\":20,"
-           "\"slip_fraction\":%.3f,\"coupling\":\"adapter\"}\n",
+           "\"slip_fraction\":%.3f,\"coupling\":\"adapter\",\"clock\":\"%s\"}\n",
            tp / ts, 1e9 * pa.hook_s / (double)(pa.patch_steps > 0 ? pa.patch_steps : 1),
-           1e6 * ts / nsteps, 1e6 * tp / nsteps, NBOX, nsteps, dt, slip_frac);
+           1e6 * ts / nsteps, 1e6 * tp / nsteps, NBOX, nsteps, dt, slip_frac,
+           pf_bench_clock_name());
     if (solver) {
         /* the callbacks run inside dWorldQuickStep: per patch and solver iteration */
         double per_call = 1e9 * (tv - ts) / ((double)nsteps * NBOX * 20);
         printf("{\"name\":\"scene_1000_boxes_solver\",\"step_ratio_solver_over_stock\":%.4f,"
                "\"step_ratio_solver_over_adapter\":%.4f,\"solver_step_us\":%.1f,"
                "\"extra_ns_per_patch_iteration\":%.1f,\"boxes\":%d,\"steps\":%d,\"dt\":%g,"
-               "\"stepper\":\"quickstep\",\"iterations\":20,\"coupling\":\"solver\"}\n",
-               tv / ts, tv / tp, 1e6 * tv / nsteps, per_call, NBOX, nsteps, dt);
+               "\"stepper\":\"quickstep\",\"iterations\":20,\"coupling\":\"solver\","
+               "\"clock\":\"%s\"}\n",
+               tv / ts, tv / tp, 1e6 * tv / nsteps, per_call, NBOX, nsteps, dt,
+               pf_bench_clock_name());
     }
     fflush(stdout);
     if (solver) destroy(&so);
