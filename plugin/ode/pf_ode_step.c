@@ -1038,10 +1038,10 @@ static void leak_bias(pfOdePair *p, const stickdecision *dec, const double *d, d
         bias[k] = mean[k] * (1.0 - se / mag);
 }
 
-/* A stuck row's drift correction under QuickStep: -g d clamped to tol, widened against the
- * established bias b of its leakage along the row (leak_bias), up to vmax: within
- * [-tol - b, tol] for b > 0, [-tol, tol - b] for b < 0 (P36a). */
-static double quick_correction(double v, double tol, double b, double vmax)
+/* A stuck row's drift correction: -g d clamped to tol, widened against the established bias b of
+ * its leakage along the row (leak_bias; 0 but under QuickStep, which is then clampd), up to
+ * vmax: within [-tol - b, tol] for b > 0, [-tol, tol - b] for b < 0 (P36a). */
+static double drift_correction(double v, double tol, double b, double vmax)
 {
     const double lo = -tol - fmin(vmax, fmax(b, 0.0)), hi = tol + fmin(vmax, fmax(-b, 0.0));
     return v < lo ? lo : (v > hi ? hi : v);
@@ -1110,10 +1110,8 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
         vmax = dt * mu_s * N * im;
         if (!isfinite(vmax)) vmax = 0.0;
     }
-    double c1 =
-        quick ? quick_correction(-g * dxp, tol, pf_ode_dot(bias, x), vmax) : clampd(-g * dxp, tol);
-    double c2 =
-        quick ? quick_correction(-g * dyp, tol, pf_ode_dot(bias, y), vmax) : clampd(-g * dyp, tol);
+    double c1 = drift_correction(-g * dxp, tol, pf_ode_dot(bias, x), vmax);
+    double c2 = drift_correction(-g * dyp, tol, pf_ode_dot(bias, y), vmax);
     rs->m1 = c1 + pf_ode_dot(p->step.surf_s, x);
     rs->m2 = c2 + pf_ode_dot(p->step.surf_s, y);
     if (p->step.has_sib) {
@@ -1135,8 +1133,7 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
         const double dt2 = pf_ode_dot(d, rs->t2);
         rs->b1 = 0.0;
         rs->m1 = 0.0;
-        c2 = quick ? quick_correction(-g * dt2, tol, pf_ode_dot(bias, rs->t2), vmax)
-                   : clampd(-g * dt2, tol);
+        c2 = drift_correction(-g * dt2, tol, pf_ode_dot(bias, rs->t2), vmax);
         c1 = 0.0;
         rs->m2 = c2 + pf_ode_dot(p->step.surf_s, rs->t2);
         /* the spin about n, when n lies in the sibling's plane, is a moment the sibling's normal
