@@ -16,6 +16,7 @@
  *     linearly from 0 at t = 0.5 s to m g at t = 1 s.
  *   criterion=limit (default) or ca: the adapter's stick test (pfOdeMaterial.criterion).
  *   stepper=quick (default, dWorldQuickStep at ODE's 20 iterations) or world (dWorldStep).
+ *   seed (default 1): ODE's random seed, which orders QuickStep's rows: one run is one draw.
  * Cases:
  *   hold:  one grasp, 2 s: 0.5 s settling under the grip, the load, held to t = 2 s. The bar's
  *          slip is the largest displacement of either end of its long axis, relative to the
@@ -33,9 +34,9 @@
  * offset below offset_limit and swings down about the grasp (and falls) above it; with stock
  * friction (point contacts, no torsion) it swings down at any offset. Measured today (figures in
  * tests/CMakeLists.txt): so it does under dWorldStep with the LIMIT criterion, and under QuickStep
- * at 1 ms and 2 N; under QuickStep at 5 and 10 N (0.98 and 0.46-0.49 of offset_limit at 1 ms) and
- * at 5 ms the stuck fingertips creep and the bar turns about the grasp below offset_limit, and
- * kinematic fingertips hold 0.52 / 0.86 / 0.99 of it (2 / 5 / 10 N) on Debian's ODE.
+ * at 1 ms and at 5 ms for 2 and 5 N, with either coupling; under QuickStep at 10 N and 5 ms the bar
+ * wobbles about the vertical (no breakaway) past slip_tol below offset_limit, and kinematic
+ * fingertips hold 0.52 / 0.86 / 0.99 of it (2 / 5 / 10 N) on Debian's ODE.
  * ODE's messages (for example "LCP internal error") are counted while the scene steps. */
 #include "pf_scene_impl.h"
 
@@ -50,9 +51,9 @@
 
 enum { C_HOLD, C_LIMIT };
 static const char *const cases[] = {"hold", "limit", NULL};
-static const char *const keys[] = {"grip",      "offset",   "fingers",    "load",
-                                   "criterion", "stepper",  "slip_tol",   "tol",
-                                   "mu",        "coupling", "iterations", NULL};
+static const char *const keys[] = {"grip",       "offset",   "fingers", "load", "criterion",
+                                   "stepper",    "slip_tol", "tol",     "mu",   "coupling",
+                                   "iterations", "seed",     NULL};
 
 #define G 9.81
 #define BAR_L 0.2
@@ -76,7 +77,7 @@ static const char *const keys[] = {"grip",      "offset",   "fingers",    "load"
 #define OFFSET_MAX (0.5 * BAR_L - TIP_R)
 
 typedef struct Pinch {
-    double grip, offset, slip_tol, tol, mu;
+    double grip, offset, slip_tol, tol, mu, seed;
     int kinematic, ramp, limit_criterion, quick;
     dBodyID bar, tip[2];
     dGeomID bar_geom, tip_geom[2];
@@ -153,6 +154,7 @@ static int pn_build(pfScene *s, pfError *err)
     k->slip_tol = 1e-4;
     k->tol = 1e-3;
     k->mu = 1.0;
+    k->seed = 1.0;
     k->limit_criterion = 1;
     k->quick = 1;
     k->offset_max = NAN;
@@ -164,6 +166,9 @@ static int pn_build(pfScene *s, pfError *err)
     PD("slip_tol", &k->slip_tol, 0.0, 1, 0.1, 0);
     PD("tol", &k->tol, 0.0, 1, 0.5, 0);
     PD("mu", &k->mu, 0.0, 1, 10.0, 0);
+    PD("seed", &k->seed, 0.0, 0, 4294967295.0, 0);
+    if (k->seed != floor(k->seed))
+        return pfs_fail(err, PF_ERR_RANGE, "pinch: --set seed=%g: expected an integer", k->seed);
     if ((rc = pfs_param_choice(s, "pinch", "fingers", "motor", "kinematic", &k->kinematic, err)) !=
         PF_OK)
         return rc;
@@ -186,7 +191,8 @@ static int pn_build(pfScene *s, pfError *err)
     s->default_duration = HOLD_END;
 
     if ((rc = pfs_ode_begin(s, err)) != PF_OK) return rc;
-    dRandSetSeed(1); /* QuickStep's row order: the same run whatever ran before in the process */
+    /* QuickStep's row order: the same run whatever ran before in the process */
+    dRandSetSeed((unsigned long)k->seed);
     dWorldSetGravity(s->world, 0, 0, 0); /* the bar's weight is a force (pn_step) */
     pfOdeMaterial bar_m = pf_ode_default_material(), tip_m;
     bar_m.mu_s = bar_m.mu_k = k->mu;
