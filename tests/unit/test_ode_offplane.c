@@ -230,6 +230,9 @@ END_TEST
  * box now stays within the speed the face's own depth corrects at. */
 START_TEST(test_deep_offplane_contact_corrects_no_more_than_the_patch)
 {
+    /* the in-solver coupling's rule (pf_ode_create_offplane_joints); the adapter's coupling, on
+     * Debian's ODE, keeps the collider's depth */
+    if (!pf_ode_solver_coupling_available()) return;
     for (int quick = 0; quick < 2; ++quick) {
         scene s;
         scene_make(&s, 1, 0.05);
