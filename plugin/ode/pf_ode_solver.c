@@ -12,8 +12,8 @@
  *    the capacity D(incipient twist) at the solver's N) and the same criterion on lambda*
  *    itself where that is exact: dWorldStep asks for this once, on the exact holding wrench of
  *    its first round (dPatchStickTestExact), later only for projections; QuickStep's iterates
- *    (dPatchStickTest) get the adapter's test alone, and the rows carry lambda* within the
- *    adapter's bounds for stuck rows, mu_s N per axis and the static spin capacity (held_bounds);
+ *    (dPatchStickTest) get the adapter's test alone, and the rows carry lambda* only as far
+ *    as the static limit set at the solver's N allows (scaled_holding);
  *  - otherwise the maximum-dissipation projection (pf_patch_project) with mu_k (mu_s for the
  *    breakaway step of a patch at rest), taken at the step's midpoint twist (xi0 + xi1)/2,
  *    second order while sliding, or at the end twist xi1 (backward Euler) when the patch stops
@@ -408,19 +408,6 @@ static void scaled_holding(const pfPatchDef *def, double mu, double N, pfWrench 
     force[2] = s * fw.mz;
 }
 
-/* The held rows' bounds under QuickStep, the adapter's for its stuck rows: each force component
- * within mu N, the moment about n within the static spin capacity D(unit spin) at mu N. */
-static void held_bounds(const pfPatchDef *def, double mu, double N, pfWrench fw, dReal force[3])
-{
-    double spin = 0.0;
-    pfTwist unit_spin = {0.0, 0.0, 1.0};
-    if (pf_patch_dissipation(def, mu, N, unit_spin, &spin, NULL) != PF_OK || !isfinite(spin))
-        spin = 0.0;
-    const double b[3] = {mu * N, mu * N, spin}, f[3] = {fw.fx, fw.fy, fw.mz};
-    for (int k = 0; k < 3; ++k)
-        force[k] = f[k] > b[k] ? b[k] : (f[k] < -b[k] ? -b[k] : f[k]);
-}
-
 static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
                     const dReal free_force[3], dReal force[3])
 {
@@ -472,17 +459,13 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
     const int test_lambda = exact || !p->step.st_valid;
     if (p->step.solver_at_rest && (mode == dPatchStickTest || exact) && adapter_holds(p, def, N) &&
         (!test_lambda || holding_wrench_holds(p, def, N, A, fw))) {
-        /* Held. QuickStep's iterate lambda* was not tested: the rows carry it within the bounds
-         * the adapter gives its stuck rows (stick_rows), mu_s N along each axis and the static
-         * spin capacity about n (held_bounds). Unbounded, a stuck patch under the pyramid's top
-         * box carried 20 N of friction at N = 14.5 N in one step and threw the box off at
-         * 0.13 m/s. The tighter bound, the largest multiple of lambda* inside the static limit
-         * set (scaled_holding), let the pinch's bar slip at 0.54 of its limit (2 N, 1 ms; a held
-         * iterate's lambda* overshoots the set on its way, and scaling it cut what the grasp
-         * needed), where this bound holds it to 0.9996. Where lambda* has converged inside the
-         * bounds, this is lambda*. */
+        /* Held. QuickStep's iterate lambda* was not tested: the rows carry it only as far as the
+         * static limit set at this N allows (scaled_holding), as the adapter bounds its stuck
+         * rows by mu_s N. Unbounded, a patch of the pyramid's top box stuck at N = 14.5 N carried
+         * 20 N of friction in one step, and threw the box off at 0.1 m/s. Where lambda* has
+         * converged inside the set, this is lambda*. */
         if (mode == dPatchStickTest) {
-            held_bounds(def, mu, N, fw, force);
+            scaled_holding(def, mu, N, fw, force);
         } else {
             force[0] = fw.fx;
             force[1] = fw.fy;

@@ -232,7 +232,7 @@ END_TEST
 
 /* The same pyramid with the in-solver coupling (patched ODE), 5 s at rest, ODE seeds 1-8: no
  * more creep and rotation than stock friction, and no body faster than 0.1 m/s after the first
- * second. Before the held rows were bounded (mu_s N per axis) under QuickStep, seed 6 threw
+ * second. Before the held rows were bounded by the static limit set under QuickStep, seed 6 threw
  * the top box off at 0.13 m/s (a stuck patch carried 20 N of friction at N = 14.5 N); before the
  * leakage-bias correction (P36a) reached this coupling, seeds 2 and 3 crept more than stock. */
 START_TEST(test_quick_pyramid_creep_solver)
