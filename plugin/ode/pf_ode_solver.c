@@ -12,8 +12,7 @@
  *    the capacity D(incipient twist) at the solver's N) and the same criterion on lambda*
  *    itself where that is exact: dWorldStep asks for this once, on the exact holding wrench of
  *    its first round (dPatchStickTestExact), later only for projections; QuickStep's iterates
- *    (dPatchStickTest) get the adapter's test alone, and the rows carry lambda* only as far
- *    as the static limit set at the solver's N allows (scaled_holding);
+ *    (dPatchStickTest) get the adapter's test alone;
  *  - otherwise the maximum-dissipation projection (pf_patch_project) with mu_k (mu_s for the
  *    breakaway step of a patch at rest), taken at the step's midpoint twist (xi0 + xi1)/2,
  *    second order while sliding, or at the end twist xi1 (backward Euler) when the patch stops
@@ -459,18 +458,9 @@ static void project(void *data, int mode, dReal normal_force, const dReal Ad[9],
     const int test_lambda = exact || !p->step.st_valid;
     if (p->step.solver_at_rest && (mode == dPatchStickTest || exact) && adapter_holds(p, def, N) &&
         (!test_lambda || holding_wrench_holds(p, def, N, A, fw))) {
-        /* Held. QuickStep's iterate lambda* was not tested: the rows carry it only as far as the
-         * static limit set at this N allows (scaled_holding), as the adapter bounds its stuck
-         * rows by mu_s N. Unbounded, a patch of the pyramid's top box stuck at N = 14.5 N carried
-         * 20 N of friction in one step, and threw the box off at 0.1 m/s. Where lambda* has
-         * converged inside the set, this is lambda*. */
-        if (mode == dPatchStickTest) {
-            scaled_holding(def, mu, N, fw, force);
-        } else {
-            force[0] = fw.fx;
-            force[1] = fw.fy;
-            force[2] = fw.mz;
-        }
+        force[0] = fw.fx;
+        force[1] = fw.fy;
+        force[2] = fw.mz;
         p->step.solver_sticks = 1;
         return;
     }

@@ -998,7 +998,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
 }
 
 /* The established bias of QuickStep's leakage at a stuck patch (world), for the drift
- * correction's limits (stick_rows, P36a); used only where the user declared QuickStep (either
+ * correction's limits (stick_rows, P36a); used only where the user declared QuickStep (adapter
  * coupling). dWorldStep solves the rows: a stuck patch moves at the correction it was given, and
  * its anchor drift d stays within tol dt / drift_gain. QuickStep's 20 iterations leave each row
  * a residual, and at a resting pile that residual is biased (the same sign step after step), so
@@ -1098,11 +1098,10 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     memcpy(rs->t1, x, sizeof rs->t1);
     memcpy(rs->t2, y, sizeof rs->t2);
     rs->b1 = rs->b2 = mu_s * N;
-    /* under QuickStep (either coupling), the correction may exceed tol against the measured
+    /* under QuickStep (adapter coupling), the correction may exceed tol against the measured
      * bias of the rows' leakage (leak_bias), never beyond the speed change their bound can give
-     * the pair within the step, dt mu_s N (1/m1 + 1/m2); the in-solver coupling bounds the held
-     * rows by the static limit set (pf_ode_solver.c), as the adapter bounds them by mu_s N */
-    const int quick = ctx->cfg.stepper == PF_ODE_STEPPER_QUICK;
+     * the pair within the step, dt mu_s N (1/m1 + 1/m2) */
+    const int quick = ctx->cfg.stepper == PF_ODE_STEPPER_QUICK && !ctx->solver;
     double bias[3] = {0.0, 0.0, 0.0}, vmax = tol;
     if (quick) {
         leak_bias(p, dec, d, dt, bias);
