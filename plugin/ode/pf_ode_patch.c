@@ -1283,6 +1283,7 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
  * another pair's; the patch's normal force N is summed over its own contacts only. */
 void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p)
 {
+    if (p->step.noff == 0) return; /* most pairs: no scan of their contacts */
     const pfOdePairMaterial *mt = &p->persist.mat;
     const double mu = p->step.solver_at_rest ? mt->mu_s : mt->mu_k;
     /* The pair's overlap, as ODE's error reduction corrects it, is at most the patch's deepest
