@@ -976,18 +976,20 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
  * read: one may have been destroyed), for a stuck face patch collided in the last step, while
  * the largest gap is below PF_ODE_CARRY_GAP of the patch's size and for at most
  * PF_ODE_CARRY_STEPS steps in a row (a face lifted for good, or a geom destroyed without
- * pf_ode_forget_geom, lets go within them). The adapter's coupling only: with the in-solver
- * coupling the pyramid of the stack scene, whose cubes are set down exactly touching and carried
- * for their first steps, toppled under dWorldStep at 5 ms (0.67 m in 20 s; not yet understood). */
+ * pf_ode_forget_geom, lets go within them). The in-solver coupling under dWorldStep does not
+ * carry: the pyramid of the stack scene, whose cubes are set down exactly touching and carried
+ * for their first steps, toppled at 5 ms (0.67 m in 20 s; not yet understood). Under QuickStep it
+ * does, its stuck patches taking the adapter's rows (pf_ode_step.c, solver_stuck_rows). */
 #define PF_ODE_CARRY_GAP 1e-3
 #define PF_ODE_CARRY_STEPS 4
 #define PF_ODE_CARRY_SINK 1e-6
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
 {
     pfOdePairPersist *s = &p->persist;
-    if (ctx->solver || !s->has_support || p->fresh || p->forgotten || p->seen + 1 != ctx->frame ||
-        s->state != PF_ODE_STATE_STICK || s->mat.mode == PF_ODE_MODE_STOCK || s->mat.fixed ||
-        s->mat.has_motion || s->mat.soft_cfm > 0.0 || s->support_run >= PF_ODE_CARRY_STEPS ||
+    if ((ctx->solver && ctx->cfg.stepper != PF_ODE_STEPPER_QUICK) || !s->has_support || p->fresh ||
+        p->forgotten || p->seen + 1 != ctx->frame || s->state != PF_ODE_STATE_STICK ||
+        s->mat.mode == PF_ODE_MODE_STOCK || s->mat.fixed || s->mat.has_motion ||
+        s->mat.soft_cfm > 0.0 || s->support_run >= PF_ODE_CARRY_STEPS ||
         ctx->frame_group_frame != ctx->frame || !ctx->frame_group ||
         !pf_ode_pair_bodies_alive(ctx, p))
         return 0;
