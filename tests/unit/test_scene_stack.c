@@ -13,8 +13,8 @@
  *    and a box on a box pushed at 0.3 mu_s m g at 1 ms hold to the targets with either coupling;
  *    in the aligned tower the rotation about the vertical of a stuck stack stays within 1e-5 rad
  *    (stock: 1e-3 rad) and the creep, which is the stack's tilt from QuickStep's unconverged
- *    normal rows, is no larger than stock's; the pyramid at 5 ms creeps less than with stock friction in each of
- *    six row orders, with either coupling;
+ *    normal rows, is no larger than stock's; the pyramid at 5 ms creeps less than with stock
+ *    friction in each of six row orders, with either coupling;
  *  - a box face resting on a plane or on a box face is a patch (no point fallback in the aligned
  *    tower and the pyramid);
  *  - a box on a box pushed at 0.3 and 0.9 mu_s m g holds under dWorldStep (1 and 5 ms) to 1e-6 m,
@@ -222,10 +222,10 @@ END_TEST
  * anchor correction clamped to stick_velocity_tol the pyramid walked along its rows: 2.3e-3 to
  * 5.4e-3 m against stock's 1.6e-3 to 3.3e-3 m. The correction now also cancels the measured bias
  * of that leakage (pf_ode_step.c, leak_bias; docs/physics.md P36a): 1.5e-4 to 2.9e-4 m.
- * With the in-solver coupling (patched ODE) too: 6.9e-4 to 9.5e-4 m (stock 1.6e-3 to 3.3e-3 m)
+ * With the in-solver coupling (patched ODE) too: 1.7e-4 to 4.2e-4 m (stock 1.6e-3 to 3.3e-3 m)
  * since its stuck patches take the adapter's stuck rows under QuickStep (pf_ode_step.c,
  * solver_stuck_rows); their patch joints' rows had held the solver's iterates unbounded and
- * without the leakage correction (5.5 s, seeds 1-8: median 7.0e-4 m, now 4.2e-4 m). */
+ * without the leakage correction (5.5 s, seeds 1-8: median 7.0e-4 m, now 2.0e-4 m). */
 START_TEST(test_quick_pyramid_creep)
 {
     const char *seeds[] = {"1", "2", "3", "4", "5", "6"};
