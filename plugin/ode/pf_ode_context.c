@@ -308,8 +308,8 @@ static int body_slot(const pfOdeContext *ctx, dBodyID b)
     if (ctx->body_cap == 0) return -1;
     int mask = ctx->body_cap - 1;
     int i = (int)(pf_ode_hash_ptr(b) & (uint64_t)mask);
-    while (ctx->bodies[i].body) {
-        if (ctx->bodies[i].body == b) return i;
+    while (ctx->body_keys[i]) {
+        if (ctx->body_keys[i] == b) return i;
         i = (i + 1) & mask;
     }
     return -1 - i;
@@ -425,7 +425,12 @@ unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
         while (live * 4 > ncap)
             ncap *= 2;
         pfOdeBodyEntry *nb = calloc((size_t)ncap, sizeof *nb);
-        if (!nb) return 0;
+        dBodyID *nk = calloc((size_t)ncap, sizeof *nk);
+        if (!nb || !nk) {
+            free(nb);
+            free(nk);
+            return 0;
+        }
         ctx->body_count = 0;
         for (int i = 0; i < ctx->body_cap; ++i) {
             if (!ctx->bodies[i].body) continue;
@@ -435,12 +440,15 @@ unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
             }
             ctx->body_count++;
             int j = (int)(pf_ode_hash_ptr(ctx->bodies[i].body) & (uint64_t)(ncap - 1));
-            while (nb[j].body)
+            while (nk[j])
                 j = (j + 1) & (ncap - 1);
             nb[j] = ctx->bodies[i];
+            nk[j] = ctx->bodies[i].body;
         }
         free(ctx->bodies);
+        free(ctx->body_keys);
         ctx->bodies = nb;
+        ctx->body_keys = nk;
         ctx->body_cap = ncap;
         ctx->counters.allocations++;
         s = body_slot(ctx, b);
@@ -449,6 +457,7 @@ unsigned long pf_ode_body_track(pfOdeContext *ctx, dBodyID b)
     if (!j) return 0;
     pfOdeBodyEntry *e = &ctx->bodies[-1 - s];
     e->body = b;
+    ctx->body_keys[-1 - s] = b;
     e->sentinel = j;
     e->gen = ++ctx->body_gen;
     ctx->body_count++;
@@ -760,6 +769,7 @@ void pf_ode_destroy(pfOdeContext *ctx)
         dJointDestroy(e->sentinel);
     }
     free(ctx->bodies);
+    free(ctx->body_keys);
     free(ctx->mat_owner);
     for (int i = 0; i < ctx->chunk_count; ++i)
         free(ctx->chunks[i]);

@@ -257,6 +257,10 @@ typedef struct pfOdeBodyEntry {
      * list_off in the context's scratch, for list_epoch == model_epoch */
     unsigned long list_epoch;
     int list_off, list_n;
+    /* whether every joint on it is the adapter's (pf_ode_patch_free_accel), for own_epoch ==
+     * model_epoch: the adapter's own joints created later in the call do not change it */
+    unsigned long own_epoch;
+    int own_only;
     /* its mobility (pf_ode_mobility) as the body model reads it, for mob_epoch == model_epoch */
     unsigned long mob_epoch;
     pfOdeMobility mob;
@@ -349,6 +353,10 @@ struct pfOdeContext {
 
     /* bodies met (open addressing, never shrinks) */
     pfOdeBodyEntry *bodies;
+    /// bodies[i].body for every slot i, apart: a probe reads 8 bytes per slot here, not a cache
+    /// line of each entry it passes (a scene of thousands of bodies spreads its entries over
+    /// megabytes, and every pair looks its bodies up several times per step)
+    dBodyID *body_keys;
     int body_cap, body_count;
     unsigned long body_gen;
 

@@ -701,6 +701,24 @@ void pf_ode_regularise_block(double *A, double *a, const double *araw, double L,
     }
 }
 
+/* Whether every joint on body b is the adapter's (carries the context as joint data). Within one
+ * pf_ode_before_step or pf_ode_after_step call the answer is kept in b's entry: the joints the
+ * adapter creates during the call are its own and leave it unchanged, and the walk costs a
+ * dBodyGetJoint per joint, each from the list's head. */
+static int adapter_joints_only(const pfOdeContext *ctx, dBodyID b)
+{
+    pfOdeBodyEntry *e = ctx && ctx->model_epoch ? pf_ode_body_entry(ctx, b) : NULL;
+    if (e && e->own_epoch == ctx->model_epoch) return e->own_only;
+    int own = 1, nj = dBodyGetNumJoints(b);
+    for (int i = 0; i < nj && own; ++i)
+        own = dJointGetData(dBodyGetJoint(b, i)) == (void *)ctx;
+    if (e) {
+        e->own_epoch = ctx->model_epoch;
+        e->own_only = own;
+    }
+    return own;
+}
+
 /* Frictionless relative acceleration of the patch, (ax, ay, alpha) in the patch frame, given the
  * other constraints (pfOdeBodyModel; the same a_free as the generalised stick test, without the
  * rounding clean-up of pf_ode_regularise_block, which only matters for a stick decision). */
@@ -713,10 +731,7 @@ void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dy
         /* fast path (the common case, and the benchmark's): a body on the static world under
          * the adapter's own contact joints only is P10-P13's planar body, as in the stick test:
          * a_c = F/m + alpha z x (c - G), alpha = M_G / J, J = n^T I n */
-        int own = 1, nj = dBodyGetNumJoints(p->step.b1);
-        for (int i = 0; i < nj && own; ++i)
-            own = dJointGetData(dBodyGetJoint(p->step.b1, i)) == (void *)ctx;
-        if (own) {
+        if (adapter_joints_only(ctx, p->step.b1)) {
             dMass m;
             dBodyGetMass(p->step.b1, &m);
             const dReal *gp = dBodyGetPosition(p->step.b1);
