@@ -603,6 +603,15 @@ static inline void pf_ode_rel_point_vel(dBodyID b1, dBodyID b2, const double *P,
         v[k] = v1[k] - v2[k];
 }
 /* A body that the solver moves (not NULL, not kinematic). */
+/* 1 if a stuck patch is held by the adapter's own rows (normal joints, stuck rows, carried
+ * support): always with the adapter coupling; with the in-solver one under a declared QuickStep,
+ * where a patch joint would carry the solver's unconverged iterates (pf_ode_step.c,
+ * solver_stuck_rows). Under dWorldStep the in-solver coupling holds it in its patch joint. */
+static inline int pf_ode_adapter_holds_stuck(const pfOdeContext *ctx)
+{
+    return !ctx->solver || ctx->cfg.stepper == PF_ODE_STEPPER_QUICK;
+}
+
 static inline int pf_ode_is_dynamic(dBodyID b)
 {
     return b && !dBodyIsKinematic(b);

@@ -986,8 +986,8 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
 {
     pfOdePairPersist *s = &p->persist;
-    if ((ctx->solver && ctx->cfg.stepper != PF_ODE_STEPPER_QUICK) || !s->has_support || p->fresh ||
-        p->forgotten || p->seen + 1 != ctx->frame || s->state != PF_ODE_STATE_STICK ||
+    if (!pf_ode_adapter_holds_stuck(ctx) || !s->has_support || p->fresh || p->forgotten ||
+        p->seen + 1 != ctx->frame || s->state != PF_ODE_STATE_STICK ||
         s->mat.mode == PF_ODE_MODE_STOCK || s->mat.fixed || s->mat.has_motion ||
         s->mat.soft_cfm > 0.0 || s->support_run >= PF_ODE_CARRY_STEPS ||
         ctx->frame_group_frame != ctx->frame || !ctx->frame_group ||

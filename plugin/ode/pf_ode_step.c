@@ -1425,7 +1425,7 @@ static int held_rows(const pfOdeContext *ctx, const pfOdePair *p, const rowset *
  * 6.7e-3 m against 1.05e-2 m; before, 1.8e-2 m). */
 static int solver_stuck_rows(const pfOdeContext *ctx, const pfOdePair *p)
 {
-    return ctx->cfg.stepper == PF_ODE_STEPPER_QUICK &&
+    return pf_ode_adapter_holds_stuck(ctx) &&
            (p->persist.state == PF_ODE_STATE_STICK || p->step.solver_at_rest);
 }
 
