@@ -86,6 +86,7 @@ static void poly_edge_sums(const pfPoly *p, double cx, double cy, double *irho, 
         const int j = k + 1 == p->n ? 0 : k + 1;
         const double ax = p->x[k] - cx, ay = p->y[k] - cy, bx = p->x[j] - cx, by = p->y[j] - cy;
         const double ex0 = bx - ax, ey0 = by - ay, len = sqrt(ex0 * ex0 + ey0 * ey0);
+        if (!(len > 0.0)) continue; /* a repeated vertex: no edge, an empty triangle */
         const double ex = ex0 / len, ey = ey0 / len, nx = ey, ny = -ex;
         const double h = ax * nx + ay * ny;
         if (h == 0.0) continue; /* CR on this edge's line: empty triangle */

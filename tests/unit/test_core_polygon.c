@@ -175,6 +175,37 @@ START_TEST(random_polygons_match_cubature)
 }
 END_TEST
 
+/* A repeated vertex (a contact polygon from the bin scene, whose clipping left two equal
+ * vertices) spans no edge: the wrench is the polygon's without it, here against the cubature
+ * reference. The edge sums once divided by the zero edge length and returned NaN. */
+START_TEST(repeated_vertex_matches_cubature)
+{
+    const double bin[10] = {-0.0092431244028158034, 0.012684995112045093,  0.0042847048631754099,
+                            -0.033204572370110347,  0.0042847048631754099, -0.033204572370110347,
+                            0.004958419539640397,   0.020519577258065247,  -0.0092423490428246297,
+                            0.012685422855786794};
+    /* the twist the bin's stick test met (unit incipient twist, patch frame) */
+    check_polygon_vs_reference(bin, 5, (pfTwist){-0.623829, -0.76397, -13.4147});
+    pfTestRng rng = pf_test_rng(206);
+    double xy[2 * (PF_POLYGON_MAX_VERTICES + 1)];
+    for (int k = 0; k < 100; ++k) {
+        const double s = vertex_radius(bin, 5);
+        const double r = s * fabs(pf_test_logsigned(&rng, 1e-3, 1e3));
+        const double th = pf_test_range(&rng, 0.0, TWO_PI);
+        check_polygon_vs_reference(bin, 5, twist_about(r * cos(th), r * sin(th), 1.7));
+        /* a random polygon with one vertex repeated */
+        const int n = random_polygon(&rng, xy);
+        if (n >= PF_POLYGON_MAX_VERTICES ||
+            twice_area(xy, n) < 1e-6 * vertex_radius(xy, n) * vertex_radius(xy, n))
+            continue;
+        const int at = k % n;
+        for (int i = 2 * n + 1; i >= 2 * at + 2; --i)
+            xy[i] = xy[i - 2];
+        check_polygon_vs_reference(xy, n + 1, twist_about(r * cos(th), r * sin(th), -0.8));
+    }
+}
+END_TEST
+
 START_TEST(random_polygons_translation_is_p8)
 {
     /* P8 with the pressure centre at the area centroid C: F = -mu N v^, Mz = -mu N (C x v^). */
@@ -244,6 +275,7 @@ static Suite *polygon_suite(void)
     tcase_add_test(ref, rectangle_as_polygon_matches_rect);
     tcase_add_test(ref, random_polygons_match_cubature);
     tcase_add_test(ref, random_polygons_max_moment_matches_cubature);
+    tcase_add_test(ref, repeated_vertex_matches_cubature);
     suite_add_tcase(s, ref);
     TCase *closed = tcase_create("closed_forms");
     tcase_set_timeout(closed, 120);
