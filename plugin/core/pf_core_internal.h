@@ -83,15 +83,26 @@ pfWrench pf_patch_eval(const pfPatchDef *def, double mu, double normal_force, pf
 double pf_patch_dissipation_eval(const pfPatchDef *def, double mu_s, double normal_force,
                                  pfTwist xi);
 
+/* A lower bound of pf_patch_dissipation_eval's D(xi) from the pressure's centroid, polar second
+ * moment and extent, without quadrature (exact for a translation); 0 where it is not finite. */
+double pf_patch_dissipation_lower(const pfPatchDef *def, double mu_s, double normal_force,
+                                  pfTwist xi);
+
 /* ---- The CA tests with their inputs unpacked (pf_core_stick.c) ------------------------------ */
 
 /* pf_stick_planar / pf_stick_general on the fields of their input structs (the limit-set tests
- * run the CA test first on the same, already unpacked, inputs). */
+ * run the CA test first on the same, already unpacked, inputs). screened: NULL for the full
+ * test. Otherwise the test is screened: where the demand lies below pf_patch_dissipation_lower's
+ * bound of the capacity (by a margin far above the models' error) the patch sticks without the
+ * capacity's evaluation, *screened = 1 and out->capacity, out->margin are the bound's (lower
+ * bounds of the full test's); every other field, and the verdict, are the full test's. Else
+ * *screened = 0 and out is the full test's, field for field. */
 int pf_stick_planar_args(const pfPatchDef *def, double mu_s, double normal_force,
                          const pfPlanarBody *body, double fx, double fy, double m_g,
-                         pfStickResult *out, pfError *err);
+                         pfStickResult *out, int *screened, pfError *err);
 int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_force,
-                          const double A[9], pfTwist a_free, pfStickResult *out, pfError *err);
+                          const double A[9], pfTwist a_free, pfStickResult *out, int *screened,
+                          pfError *err);
 
 /* ---- 3x3 symmetric positive definite solves (pf_core_stick.c) ------------------------------ */
 

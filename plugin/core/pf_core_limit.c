@@ -453,7 +453,7 @@ int pf_stick_general_limit(const pfGeneralStickInput *in, pfStickResult *out, pf
     const pfWrench *reactions = in->reactions;
     const int reaction_count = in->reaction_count;
     pfStickResult ca;
-    int s = pf_stick_general_args(def, mu_s, normal_force, A, a_free, &ca, err);
+    int s = pf_stick_general_args(def, mu_s, normal_force, A, a_free, &ca, NULL, err);
     if (s != PF_OK) return s; /* validates every input: A symmetric positive definite */
     if (!out) return pf_error_set(err, PF_ERR_NULL, "out", "output pointer is NULL");
     if (reaction_count < 0 || reaction_count > 3)

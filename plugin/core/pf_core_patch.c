@@ -292,6 +292,54 @@ double pf_patch_dissipation_eval(const pfPatchDef *def, double mu_s, double norm
     return d > 0.0 ? d : 0.0;
 }
 
+/* A lower bound of D(xi) from the pressure's moments alone (no quadrature). With s(r) = |v + w z x
+ * r| the speed of the patch point r (patch frame, centre at the origin) and p the static pressure
+ * (integral N, centroid rc, polar second moment N rho_g^2 about the centre, support within
+ * size = patch_size of the centre), D = mu integral p s dA, and for any p >= 0:
+ *   Jensen:          integral p s >= |integral p (v + w z x r)| = N |v + w z x rc|,
+ *   s <= s_max:      integral p s >= integral p s^2 / s_max, s_max <= |v| + |w| size,
+ *                    integral p s^2 = N (|v|^2 + 2 w v.(z x rc) + w^2 rho_g^2).
+ * The first is exact for a translation, the second within a factor rho_g^2 / (size mean|r|) of a
+ * spin about the centre (0.62 for a square, 0.68 for the Hertz disk). rc is 0 but for a polygon
+ * (its area centroid). Homogeneous of degree 1 in xi, like D. 0 where D might overflow. */
+double pf_patch_dissipation_lower(const pfPatchDef *def, double mu_s, double normal_force,
+                                  pfTwist xi)
+{
+    double m = fmax(fmax(fabs(xi.vx), fabs(xi.vy)), fabs(xi.w));
+    if (!(m > 0.0)) return 0.0;
+    const double size = patch_size(def), rho = pf_patch_gyration(def);
+    /* D <= mu_s N (|v| + |w| size) <= mu_s N m (2 + size): where that is not safely finite, D
+     * may overflow, and no bound is given */
+    if (!isfinite(4.0 * mu_s * normal_force * m * (2.0 + size))) return 0.0;
+    double cx = 0.0, cy = 0.0;
+    if (def->shape == PF_PATCH_POLYGON) { /* area centroid, in units of size */
+        const double *v = def->vertices;
+        const int n = def->vertex_count;
+        double a2 = 0.0, sx = 0.0, sy = 0.0;
+        for (int i = 0; i < n; ++i) {
+            const int k = i + 1 == n ? 0 : i + 1;
+            const double x0 = v[2 * i] / size, y0 = v[2 * i + 1] / size, x1 = v[2 * k] / size,
+                         y1 = v[2 * k + 1] / size, c = x0 * y1 - x1 * y0;
+            a2 += c;
+            sx += c * (x0 + x1);
+            sy += c * (y0 + y1);
+        }
+        if (!(a2 > 0.0)) return 0.0;
+        cx = size * sx / (3.0 * a2);
+        cy = size * sy / (3.0 * a2);
+    }
+    /* in units of m (|v|, |w| size <= 1 after scaling: no square overflows) */
+    const double vx = xi.vx / m, vy = xi.vy / m, w = xi.w / m;
+    const double ux = vx - w * cy, uy = vy + w * cx; /* v + w z x rc */
+    const double jensen = hypot(ux, uy), vv = hypot(vx, vy);
+    const double second = vx * vx + vy * vy + 2.0 * w * (vy * cx - vx * cy) + (w * rho) * (w * rho);
+    const double smax = vv + fabs(w) * size;
+    double lower = jensen;
+    if (smax > 0.0 && second / smax > lower) lower = second / smax;
+    const double d = mu_s * normal_force * lower * m;
+    return isfinite(d) && d > 0.0 ? d : 0.0;
+}
+
 int pf_patch_dissipation(const pfPatchDef *def, double mu_s, double normal_force, pfTwist xi,
                          double *out, pfError *err)
 {

@@ -35,12 +35,20 @@ static int check_common(const pfPatchDef *def, double mu_s, double normal_force,
     return PF_OK;
 }
 
+/* A screened test decides stick without the capacity when the demand is below its lower bound
+ * (pf_patch_dissipation_lower) by at least this fraction of it: the models' D are accurate to
+ * ~1e-12, so the full test would stick as well. */
+#define PF_STICK_SCREEN_SLACK 1e-6
+
 /* Shared tail: given xi (incipient twist) and demand (= -xi.w*), fill the result. */
-/* field: the caller's input that makes the twist overflow (the refusal names what the user set) */
+/* field: the caller's input that makes the twist overflow (the refusal names what the user set).
+ * screened: NULL for the full test; else set to 1 when the capacity's lower bound decided stick
+ * (capacity and margin are then the bound's), 0 otherwise. */
 static int finish(const pfPatchDef *def, double mu_s, double normal_force, double rho_g, pfTwist xi,
                   double demand, double load_scale, const char *field, pfStickResult *out,
-                  pfError *err)
+                  int *screened, pfError *err)
 {
+    if (screened) *screened = 0;
     pfStickResult r = {0};
     double scale = sqrt(xi.vx * xi.vx + xi.vy * xi.vy + (xi.w * rho_g) * (xi.w * rho_g));
     if (!isfinite(scale) || !isfinite(demand))
@@ -57,13 +65,21 @@ static int finish(const pfPatchDef *def, double mu_s, double normal_force, doubl
     /* Normalise to a unit twist in the velocity metric |v|^2 + (w rho_g)^2; D and demand are
      * both homogeneous of degree 1, so the verdict does not depend on this scale. */
     pfTwist u = {xi.vx / scale, xi.vy / scale, xi.w / scale};
-    double capacity = pf_patch_dissipation_eval(def, mu_s, normal_force, u);
+    r.demand = demand / scale * load_scale; /* linear in the loads, for a unit twist */
+    double capacity = NAN;
+    if (screened) {
+        const double lower = pf_patch_dissipation_lower(def, mu_s, normal_force, u);
+        if (lower > 0.0 && r.demand <= (1.0 - PF_STICK_SCREEN_SLACK) * lower) {
+            capacity = lower;
+            *screened = 1;
+        }
+    }
+    if (!(capacity >= 0.0)) capacity = pf_patch_dissipation_eval(def, mu_s, normal_force, u);
     if (!isfinite(capacity))
         return pf_error_set(err, PF_ERR_RANGE, "normal_force",
                             "static capacity overflows for mu_s * normal_force = %g",
                             mu_s * normal_force);
     r.incipient = u;
-    r.demand = demand / scale * load_scale; /* linear in the loads, for a unit twist */
     r.capacity = capacity;
     r.margin = r.capacity - r.demand;
     r.sticks = r.demand <= r.capacity;
@@ -82,7 +98,7 @@ static int finish(const pfPatchDef *def, double mu_s, double normal_force, doubl
 
 int pf_stick_planar_args(const pfPatchDef *def, double mu_s, double normal_force,
                          const pfPlanarBody *body, double fx, double fy, double m_g,
-                         pfStickResult *out, pfError *err)
+                         pfStickResult *out, int *screened, pfError *err)
 {
     double rho_g;
     int s = check_common(def, mu_s, normal_force, out, err, &rho_g);
@@ -115,11 +131,12 @@ int pf_stick_planar_args(const pfPatchDef *def, double mu_s, double normal_force
     /* the loads are scaled to 1: only a tiny mass or inertia overflows the twist */
     const char *field =
         isfinite(fx / body->mass) && isfinite(fy / body->mass) ? "body.inertia" : "body.mass";
-    return finish(def, mu_s, normal_force, rho_g, xi, demand, ls, field, out, err);
+    return finish(def, mu_s, normal_force, rho_g, xi, demand, ls, field, out, screened, err);
 }
 
 int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_force,
-                          const double A[9], pfTwist a_free, pfStickResult *out, pfError *err)
+                          const double A[9], pfTwist a_free, pfStickResult *out, int *screened,
+                          pfError *err)
 {
     double rho_g;
     int s = check_common(def, mu_s, normal_force, out, err, &rho_g);
@@ -164,14 +181,14 @@ int pf_stick_general_args(const pfPatchDef *def, double mu_s, double normal_forc
     double a[3] = {a_free.vx, a_free.vy, a_free.w}, y[3];
     pf_spd3_forward(l, a, y);
     double demand = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
-    return finish(def, mu_s, normal_force, rho_g, a_free, demand, as, "A", out, err);
+    return finish(def, mu_s, normal_force, rho_g, a_free, demand, as, "A", out, screened, err);
 }
 
 int pf_stick_planar(const pfPlanarStickInput *in, pfStickResult *out, pfError *err)
 {
     if (!in) return pf_error_set(err, PF_ERR_NULL, "in", "input pointer is NULL");
     return pf_stick_planar_args(in->def, in->mu_s, in->normal_force, &in->body, in->fx, in->fy,
-                                in->m_g, out, err);
+                                in->m_g, out, NULL, err);
 }
 
 int pf_stick_general(const pfGeneralStickInput *in, pfStickResult *out, pfError *err)
@@ -182,7 +199,8 @@ int pf_stick_general(const pfGeneralStickInput *in, pfStickResult *out, pfError 
                             "reaction_count = %d: the CA test takes no reactions "
                             "(pf_stick_general_limit does)",
                             in->reaction_count);
-    return pf_stick_general_args(in->def, in->mu_s, in->normal_force, in->A, in->a_free, out, err);
+    return pf_stick_general_args(in->def, in->mu_s, in->normal_force, in->A, in->a_free, out, NULL,
+                                 err);
 }
 
 int pf_spd3_cholesky(const double A[9], double l[3][3], double *pivot)

@@ -1,5 +1,6 @@
 /* ODE adapter: context, materials, the persistent per-pair table and diagnostics.
  * Memory is allocated at creation and when a table grows; never per step in steady state. */
+#include "pf_core_internal.h" /* pf_patch_dissipation_eval: a screened stick test's margin */
 #include "pf_ode_internal.h"
 
 #include <float.h>
@@ -830,11 +831,22 @@ int pf_ode_patch_count(const pfOdeContext *ctx)
     return ctx ? ctx->alive_count : 0;
 }
 
+/* A pair's report. A screened stick test (pf_ode_step.c, stick_decide) left its margin to be
+ * evaluated here, from what the full test would have evaluated it with: the same number. */
+static void patch_report(const pfOdePair *p, pfOdePatchInfo *out)
+{
+    *out = p->step.info;
+    if (p->step.margin_lazy)
+        out->stick_margin = pf_patch_dissipation_eval(&p->step.margin_def, p->step.margin_mu,
+                                                      p->step.margin_n, p->step.margin_incipient) -
+                            p->step.margin_demand;
+}
+
 int pf_ode_get_patch(const pfOdeContext *ctx, int i, pfOdePatchInfo *out)
 {
     if (!ctx || !out) return PF_ERR_NULL;
     if (i < 0 || i >= ctx->alive_count) return PF_ERR_RANGE;
-    *out = pf_ode_pair_at(ctx, ctx->alive[i])->step.info;
+    patch_report(pf_ode_pair_at(ctx, ctx->alive[i]), out);
     return PF_OK;
 }
 
@@ -844,7 +856,7 @@ int pf_ode_find_patch(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOdePatchI
     for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
         int idx = pf_ode_pair_lookup(ctx, a, b, slot);
         if (idx >= 0) {
-            *out = pf_ode_pair_at(ctx, idx)->step.info;
+            patch_report(pf_ode_pair_at(ctx, idx), out);
             return PF_OK;
         }
     }
@@ -868,7 +880,7 @@ int pf_ode_find_pair_patches(const pfOdeContext *ctx, dGeomID a, dGeomID b, pfOd
     for (int slot = 0; slot < PF_ODE_MAX_PAIR_PATCHES; ++slot) {
         int idx = pf_ode_pair_lookup(ctx, a, b, slot);
         if (idx < 0) continue;
-        if (count < max) out[count] = pf_ode_pair_at(ctx, idx)->step.info;
+        if (count < max) patch_report(pf_ode_pair_at(ctx, idx), &out[count]);
         count++;
     }
     return count;

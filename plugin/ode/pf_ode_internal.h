@@ -81,7 +81,6 @@ typedef struct pfOdePairPersist {
     int group_span;       ///< the members' normals span this many directions (1: parallel)
     double group_proj[9]; ///< projector onto the directions no member's normal spans (world)
     pfTwist solver_guess; ///< in-solver coupling: last post-step twist of the projection
-    double margin;        ///< the last stick test's margin (pfOdePatchInfo.stick_margin) [N]
     int has_point_dir;    ///< point_dir holds a point patch's friction direction of the last step
     double point_dir[3];  ///< its friction force's direction on body 1, unit (world; P49a)
     /* surface motion (pf_ode_surface.c) */
@@ -163,7 +162,14 @@ typedef struct pfOdePairStep {
     double st_demand;        ///< its demand [N]: power [W] per unit speed [m/s] of the unit
                              ///< incipient twist (loads, independent of N)
     pfTwist st_incipient;    ///< and its incipient twist, for the capacity at the solver's N
-    int lin_ok;              ///< persist.lin_* applies to this step's patch (lin_project)
+    /* a screened stick test (a lower bound of the capacity decided stick) leaves
+     * info.stick_margin to be evaluated when it is read (pf_ode_context.c, patch_report), from
+     * the test's patch, coefficient, normal force, demand and unit incipient twist */
+    int margin_lazy;
+    pfPatchDef margin_def;
+    double margin_mu, margin_n, margin_demand;
+    pfTwist margin_incipient;
+    int lin_ok; ///< persist.lin_* applies to this step's patch (lin_project)
 
     int lag_used;   ///< STOCK: the contact's friction is bounded by the last step's N
     int lcp_failed; ///< after the step: its island's LCP gave up and the pair carried no force

@@ -20,6 +20,7 @@
  *             drift correction) because ODE 0.16.2's rolling rows have no target velocity.
  *  - the normal force N for the bounds is last step's sum of the normal joints' feedback; on a
  *    pair's first step it is estimated from the frictionless loads and the approach speed. */
+#include "pf_core_internal.h" /* the screened stick tests (pf_stick_*_args) */
 #include "pf_ode_model.h"
 
 #include <math.h>
@@ -215,28 +216,34 @@ static double norm3(const double *v)
 }
 
 /* The generalised stick test (CA P31, or the limit set P32 with limit) of patch p on the block A
- * and the frictionless acceleration af (araw: before regularisation), both regularised here. */
+ * and the frictionless acceleration af (araw: before regularisation), both regularised here. The
+ * CA test is screened (pf_stick_general_args): *screened = 1 when a lower bound of the capacity
+ * decided stick, and res->capacity, res->margin are then that bound's. */
 static int general_test(const pfOdePair *p, double *A, double *af, double *araw, double mu,
-                        double N, int limit, pfStickResult *res)
+                        double N, int limit, pfStickResult *res, int *screened)
 {
     pfWrench reac[3];
     int nreac = 0;
+    *screened = 0;
     pf_ode_regularise_block(A, af, araw, p->step.rho_g, reac, &nreac);
     pfTwist a_free = {af[0], af[1], af[2]};
-    pfGeneralStickInput in = {&p->step.def, mu, N, A, a_free, reac, limit ? nreac : 0};
-    return limit ? pf_stick_general_limit(&in, res, NULL) : pf_stick_general(&in, res, NULL);
+    if (!limit) return pf_stick_general_args(&p->step.def, mu, N, A, a_free, res, screened, NULL);
+    pfGeneralStickInput in = {&p->step.def, mu, N, A, a_free, reac, nreac};
+    return pf_stick_general_limit(&in, res, NULL);
 }
 
 /* The loads test of a patch at rest (P10-P13 for a free body on the static world, the
  * generalised holding-wrench form otherwise; CA or, with limit, the limit-set test). stop, if
  * not NULL, is added to the frictionless relative acceleration: the acceleration that stops the
  * patch's present twist within the step (xi0 / dt), so the test asks whether friction of
- * coefficient mu can stop it and hold it. Returns the core's status. */
+ * coefficient mu can stop it and hold it. The CA test is screened (general_test's *screened).
+ * Returns the core's status. */
 static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int dyn2,
                       const dMass *m1, const double *f1, const double *t1v, const double *f2,
                       const double *t2v, double N, double mu, const pfTwist *stop, int limit,
-                      pfStickResult *res)
+                      pfStickResult *res, int *screened)
 {
+    *screened = 0;
     const double *c = p->step.c, *n = p->step.n, *x = p->step.x, *y = p->step.y;
     if (!dyn1) return PF_ERR_STATE;
     pfOdeBodyModel bm1, bm2;
@@ -257,8 +264,11 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
             lfy += m1->mass * (stop->vy + stop->w * gx);
             lmz += j1 * stop->w;
         }
+        if (!limit)
+            return pf_stick_planar_args(&p->step.def, mu, N, &body, lfx, lfy, lmz, res, screened,
+                                        NULL);
         pfPlanarStickInput in = {&p->step.def, mu, N, body, lfx, lfy, lmz};
-        return limit ? pf_stick_planar_limit(&in, res, NULL) : pf_stick_planar(&in, res, NULL);
+        return pf_stick_planar_limit(&in, res, NULL);
     }
     /* generalised form: A and a_free given the other constraints (pf_ode_model.h) */
     double A[9] = {0}, af[3] = {0, 0, 0}, araw[3] = {0, 0, 0};
@@ -272,7 +282,7 @@ static int stick_test(const pfOdeContext *ctx, const pfOdePair *p, int dyn1, int
         araw[1] += stop->vy;
         araw[2] += stop->w;
     }
-    return general_test(p, A, af, araw, mu, N, limit, res);
+    return general_test(p, A, af, araw, mu, N, limit, res, screened);
 }
 
 /* Cheap screen before the stopping test: can friction mu N change the patch's twist by as much
@@ -429,11 +439,13 @@ static int twist_split(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, c
  * (sufficient), and is exact for equal patches placed symmetrically (the pinch, P41: both patches
  * carry (m g / 2)(1, d)). The patch's share, as its holding wrench on body 1, goes to the
  * criterion's test (CA P31, or the limit set P32) at the capacity N. Loads: bl_f / bl_t, the
- * group's body's loads (force, torque about its mass centre G) as gather read them. Returns the
- * core's status. */
+ * group's body's loads (force, torque about its mass centre G) as gather read them. The CA test
+ * is screened (general_test's *screened). Returns the core's status. */
 static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, const double *bl_f,
-                      const double *bl_t, double mu_s, double N, int limit, pfStickResult *res)
+                      const double *bl_t, double mu_s, double N, int limit, pfStickResult *res,
+                      int *screened)
 {
+    *screened = 0;
     const double *c = p->step.c, *x = p->step.x, *y = p->step.y, *n = p->step.n;
     const dReal *gp = dBodyGetPosition(b);
     double gc[3] = {gp[0] - c[0], gp[1] - c[1], gp[2] - c[2]}, m[3], w[3], wm[3];
@@ -470,7 +482,7 @@ static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, co
     memcpy(A0, A, sizeof A0);
     for (int i = 0; i < 3; ++i)
         af[i] = araw[i] = -(A[3 * i] * hold[0] + A[3 * i + 1] * hold[1] + A[3 * i + 2] * hold[2]);
-    int st = general_test(p, A, af, araw, mu_s, N, limit, res);
+    int st = general_test(p, A, af, araw, mu_s, N, limit, res, screened);
     /* LIMIT: the split in proportion to the capacities is one split; where it does not fit, the
      * split by the body's incipient twist may (twist_split). Either proves that the group holds.
      * (CA tests the share's incipient twist through the held body's block, which already sees
@@ -481,12 +493,13 @@ static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, co
         wm_b[k] = bl_t[k] + m[k] - p->persist.group_m[k];
     }
     pfStickResult res2;
+    int screened2 = 0; /* (limit: never screened) */
     if (limit && st == PF_OK && !res->sticks && twist_split(ctx, p, b, w_b, wm_b, mu_s, hold2)) {
         memcpy(A, A0, sizeof A0);
         for (int i = 0; i < 3; ++i)
             af[i] = araw[i] =
                 -(A[3 * i] * hold2[0] + A[3 * i + 1] * hold2[1] + A[3 * i + 2] * hold2[2]);
-        if (general_test(p, A, af, araw, mu_s, N, limit, &res2) == PF_OK && res2.sticks)
+        if (general_test(p, A, af, araw, mu_s, N, limit, &res2, &screened2) == PF_OK && res2.sticks)
             *res = res2;
     }
     return st;
@@ -585,6 +598,7 @@ static void begin(pfOdePair *p, rowset *rs)
     p->step.has_drive = 0;
     p->step.held = 0;
     p->step.st_valid = 0;
+    p->step.margin_lazy = 0;
     pf_ode_to3(dBodyGetPosition(p->step.b1), p->step.pre_G1);
     if (p->step.b2) pf_ode_to3(dBodyGetPosition(p->step.b2), p->step.pre_G2);
 }
@@ -931,9 +945,13 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
         for (int k = 0; k < PF_ODE_N_RECENT; ++k)
             Nh = fmax(Nh, p->persist.n_recent[k]);
     pfStickResult res;
-    int st = PF_ERR_STATE, tested = 0;
+    /* screened: the verdict came from a lower bound of the capacity (general_test), at the
+     * normal force Ntest; the margin is then evaluated only when the report is read */
+    int st = PF_ERR_STATE, tested = 0, screened = 0, scr_stop = 0;
+    double Ntest = Nh;
     if (in->small) {
-        st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res);
+        st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res,
+                        &screened);
         tested = 1;
     } else if (held) {
         /* held: the loads test decides, unless the patch is moving faster than static friction
@@ -942,17 +960,20 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
          * anchor's drift instead toppled a 10-box tower at 5 ms, whose rocking moves the patch
          * centres by more than any drift bound that still catches sliding early) */
         if (stoppable(dyn1, dyn2, m1, m2, tw, mu_s, Nh, dt, rho_g, PF_ODE_HELD_SPEED * tol)) {
-            st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res);
+            st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res,
+                            &screened);
             tested = 1;
         }
     } else if (prev == PF_ODE_STATE_SLIP &&
                stoppable(dyn1, dyn2, m1, m2, tw, mu_k, N, dt, rho_g, 0.0)) {
         pfTwist stop = {tw.vx / dt, tw.vy / dt, tw.w / dt};
         pfStickResult rs_stop;
-        if (stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_k, &stop, limit, &rs_stop) ==
-                PF_OK &&
+        if (stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_k, &stop, limit, &rs_stop,
+                       &scr_stop) == PF_OK &&
             rs_stop.sticks) {
-            st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_s, NULL, limit, &res);
+            st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_s, NULL, limit, &res,
+                            &screened);
+            Ntest = N;
             /* a sliding patch whose loads break it at once is reversing: it keeps sliding */
             tested = st == PF_OK && res.sticks;
         }
@@ -961,10 +982,13 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
         /* a member of a held group: the group's share replaces the per-patch loads */
         const int side1 = p->persist.group_side > 0.0;
         pfStickResult gres;
+        int gscreened = 0;
         if (group_test(ctx, p, side1 ? p->step.b1 : p->step.b2, side1 ? f1 : f2, side1 ? t1v : t2v,
-                       mu_s, Nh, limit, &gres) == PF_OK) {
+                       mu_s, Nh, limit, &gres, &gscreened) == PF_OK) {
             res = gres;
             st = PF_OK;
+            screened = gscreened;
+            Ntest = Nh;
         }
     }
     if (tested && st == PF_OK && !res.sticks && held &&
@@ -979,7 +1003,16 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
         p->step.st_demand = res.demand;
         p->step.st_incipient = res.incipient;
         info->stick_margin = res.margin;
-        p->persist.margin = res.margin;
+        p->step.margin_lazy = screened;
+        if (screened) {
+            /* the full test's margin, for the report (pf_ode_context.c): the capacity at the same
+             * unit incipient twist, less the same demand */
+            p->step.margin_def = p->step.def;
+            p->step.margin_mu = mu_s;
+            p->step.margin_n = Ntest;
+            p->step.margin_demand = res.demand;
+            p->step.margin_incipient = res.incipient;
+        }
         if (!res.pure_translation) {
             info->has_ca = 1;
             info->ca[0] = res.ca_x;

@@ -7,7 +7,11 @@
 #include <cubature.h>
 #include <math.h>
 #include <patchfriction/pf_core.h>
+#include <string.h>
 
+#include "pf_core_internal.h" /* the screened tests and their capacity bound */
+#include "pf_ref_disk.h"
+#include "pf_ref_quad.h"
 #include "pf_test_support.h"
 
 static const double TOL_REL = 1e-9; /* relative agreement of capacities and demands */
@@ -297,6 +301,173 @@ START_TEST(bad_inputs_rejected)
 }
 END_TEST
 
+/* ---- the screened tests ----------------------------------------------------------------------
+ * pf_patch_dissipation_lower bounds D from below; the screened tests use it to skip the capacity
+ * where the bound already exceeds the demand. References: D by cubature (pf_ref_max_moment over
+ * the polygon, pf_ref_disk_distance over the disks: D = |w| P11 about the CR, mu_s N |v| for a
+ * translation), never the core's own D. */
+
+/* One random patch of each kind in turn: a centred rectangle, uniform disk, Hertz disk, or a
+ * convex polygon (4-7 vertices on an ellipse) offset from the patch centre by up to its size.
+ * *centred: the pressure's centroid is the patch centre. */
+static pfPatchDef random_patch(pfTestRng *rng, int k, int *centred)
+{
+    const double a = fabs(pf_test_logsigned(rng, 1e-3, 1.0));
+    *centred = 1;
+    switch (k % 4) {
+    case 0:
+        return pf_test_rect(a, a * fabs(pf_test_logsigned(rng, 1e-2, 1.0)));
+    case 1:
+        return pf_test_disk(PF_PATCH_DISK, a);
+    case 2:
+        return pf_test_disk(PF_PATCH_HERTZ_DISK, a);
+    default: {
+        pfPatchDef d = pf_default_patch_def();
+        d.shape = PF_PATCH_POLYGON;
+        d.vertex_count = 4 + k / 4 % 4;
+        const double b = a * pf_test_range(rng, 0.2, 1.0), ox = pf_test_range(rng, -a, a),
+                     oy = pf_test_range(rng, -a, a), ph = pf_test_range(rng, 0.0, 1.0);
+        for (int i = 0; i < d.vertex_count; ++i) {
+            const double t = 2.0 * PF_PI * (i + ph) / d.vertex_count;
+            d.vertices[2 * i] = ox + a * cos(t);
+            d.vertices[2 * i + 1] = oy + b * sin(t);
+        }
+        *centred = 0;
+        return d;
+    }
+    }
+}
+
+/* D(xi) of def by cubature (see above). */
+static double ref_dissipation(const pfPatchDef *def, double mu, double n, pfTwist xi)
+{
+    if (xi.w == 0.0) return mu * n * hypot(xi.vx, xi.vy);
+    const double x0 = -xi.vy / xi.w, y0 = xi.vx / xi.w;
+    double p11 = 0.0;
+    if (def->shape == PF_PATCH_DISK || def->shape == PF_PATCH_HERTZ_DISK) {
+        const double a = def->radius;
+        p11 = mu * n * a *
+              pf_ref_disk_distance(def->shape == PF_PATCH_DISK ? PF_REF_UNIFORM : PF_REF_HERTZ,
+                                   x0 / a, y0 / a, 1e-12);
+    } else {
+        pfRefRegion reg = def->shape == PF_PATCH_RECT
+                              ? pf_ref_rect_region(def->length, def->width)
+                              : pf_ref_polygon_region(def->vertices, def->vertex_count);
+        ck_assert_int_eq(pf_ref_max_moment(&reg, mu, n, x0, y0, &p11), 0);
+    }
+    return fabs(xi.w) * p11;
+}
+
+/* The bound lies below D for every patch and twist, equals it for a translation, and for the
+ * centred patches is within a factor 2 of it (analysis: 0.62 at worst, a square's spin). */
+START_TEST(capacity_bound_below_reference)
+{
+    pfTestRng rng = pf_test_rng(31);
+    const double n = 3.7;
+    double worst = INFINITY;
+    for (int k = 0; k < 400; ++k) {
+        int centred;
+        pfPatchDef def = random_patch(&rng, k, &centred);
+        const double rg = pf_test_gyration(&def), th = pf_test_range(&rng, 0.0, 2.0 * PF_PI);
+        pfTwist xi;
+        if (k % 5 == 0) { /* a translation */
+            xi = (pfTwist){2.0 * cos(th), 2.0 * sin(th), 0.0};
+        } else { /* a rotation about a CR from 1e-3 to 1e3 gyration radii off the centre */
+            const double r = rg * fabs(pf_test_logsigned(&rng, 1e-3, 1e3)), w = 1.3 / rg;
+            xi = (pfTwist){w * r * sin(th), -w * r * cos(th), w};
+        }
+        const double lower = pf_patch_dissipation_lower(&def, MU_S, n, xi);
+        const double ref = ref_dissipation(&def, MU_S, n, xi);
+        ck_assert_msg(lower <= ref * (1.0 + 1e-9), "shape %d: bound %.17g above D %.17g", def.shape,
+                      lower, ref);
+        if (xi.w == 0.0) ck_assert_double_eq_tol(lower, ref, 1e-12 * ref);
+        if (centred) worst = fmin(worst, lower / ref);
+    }
+    ck_assert_msg(worst >= 0.5, "bound / D = %g for a centred patch", worst);
+}
+END_TEST
+
+/* A random symmetric positive definite block with entries of the units of a body's. */
+static void random_block(pfTestRng *rng, double rg, double A[9])
+{
+    double B[9];
+    const double s[3] = {1.0, 1.0, 1.0 / rg};
+    for (int i = 0; i < 9; ++i)
+        B[i] = pf_test_range(rng, -1.0, 1.0) * s[i / 3];
+    for (int i = 0; i < 3; ++i)
+        for (int k = 0; k < 3; ++k) {
+            A[3 * i + k] = (i == k ? 0.1 * s[i] * s[i] : 0.0);
+            for (int j = 0; j < 3; ++j)
+                A[3 * i + k] += B[3 * i + j] * B[3 * k + j];
+        }
+    for (int i = 0; i < 3; ++i) /* exactly symmetric */
+        for (int k = 0; k < i; ++k)
+            A[3 * i + k] = A[3 * k + i];
+}
+
+static void assert_same_but_capacity(const pfStickResult *s, const pfStickResult *f, int screened)
+{
+    ck_assert_int_eq(s->sticks, f->sticks);
+    ck_assert_int_eq(s->pure_translation, f->pure_translation);
+    ck_assert(memcmp(&s->demand, &f->demand, sizeof s->demand) == 0);
+    ck_assert(memcmp(&s->incipient, &f->incipient, sizeof s->incipient) == 0);
+    ck_assert(memcmp(&s->ca_x, &f->ca_x, sizeof s->ca_x) == 0);
+    ck_assert(memcmp(&s->ca_y, &f->ca_y, sizeof s->ca_y) == 0);
+    if (screened) {
+        ck_assert(s->sticks);
+        /* (a translation's bound is D itself, to rounding) */
+        ck_assert_msg(s->capacity <= f->capacity * (1.0 + 1e-12),
+                      "bound %.17g, D %.17g, u (%g, %g, %g)", s->capacity, f->capacity,
+                      f->incipient.vx, f->incipient.vy, f->incipient.w);
+        ck_assert(s->margin >= 0.0);
+    } else {
+        ck_assert(memcmp(&s->capacity, &f->capacity, sizeof s->capacity) == 0);
+        ck_assert(memcmp(&s->margin, &f->margin, sizeof s->margin) == 0);
+    }
+}
+
+/* The screened tests give the full tests' verdict, demand, incipient twist and CA bit for bit,
+ * over loads from far inside the limit set to far outside it; both branches are exercised. */
+START_TEST(screened_tests_match_full_tests)
+{
+    pfTestRng rng = pf_test_rng(32);
+    int count[2] = {0, 0}, slips = 0;
+    for (int k = 0; k < 4000; ++k) {
+        int centred;
+        pfPatchDef def = random_patch(&rng, k, &centred);
+        const double rg = pf_test_gyration(&def), n = fabs(pf_test_logsigned(&rng, 1e-2, 1e2));
+        const double load = MU_S * n * fabs(pf_test_logsigned(&rng, 1e-3, 1e1));
+        double A[9];
+        random_block(&rng, rg, A);
+        const pfTwist a = {load * pf_test_range(&rng, -1.0, 1.0),
+                           load * pf_test_range(&rng, -1.0, 1.0),
+                           k % 3 ? load * pf_test_range(&rng, -1.0, 1.0) / rg : 0.0};
+        pfStickResult rs, rf;
+        int screened = -1;
+        ck_assert_int_eq(pf_stick_general_args(&def, MU_S, n, A, a, &rs, &screened, NULL), PF_OK);
+        ck_assert_int_eq(pf_stick_general_args(&def, MU_S, n, A, a, &rf, NULL, NULL), PF_OK);
+        assert_same_but_capacity(&rs, &rf, screened);
+        count[screened]++;
+        slips += !rf.sticks;
+        /* the planar form */
+        pfPlanarBody body = {
+            fabs(pf_test_logsigned(&rng, 1e-2, 1e1)), fabs(pf_test_logsigned(&rng, 1e-6, 1e-1)),
+            pf_test_range(&rng, -2.0 * rg, 2.0 * rg), pf_test_range(&rng, -2.0 * rg, 2.0 * rg)};
+        ck_assert_int_eq(
+            pf_stick_planar_args(&def, MU_S, n, &body, a.vx, a.vy, a.w * rg, &rs, &screened, NULL),
+            PF_OK);
+        ck_assert_int_eq(
+            pf_stick_planar_args(&def, MU_S, n, &body, a.vx, a.vy, a.w * rg, &rf, NULL, NULL),
+            PF_OK);
+        assert_same_but_capacity(&rs, &rf, screened);
+        count[screened]++;
+        slips += !rf.sticks;
+    }
+    ck_assert_msg(count[0] > 500 && count[1] > 500 && slips > 500,
+                  "screened %d, full %d, slipping %d of 8000", count[1], count[0], slips);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("core_stick");
@@ -308,6 +479,8 @@ int main(void)
     tcase_add_test(tc, general_form_reduces_to_planar);
     tcase_add_test(tc, zero_load_sticks);
     tcase_add_test(tc, bad_inputs_rejected);
+    tcase_add_test(tc, capacity_bound_below_reference);
+    tcase_add_test(tc, screened_tests_match_full_tests);
     suite_add_tcase(s, tc);
     return pf_test_run_suite(s);
 }

@@ -146,6 +146,39 @@ START_TEST(test_resting_block_normal_force_and_inert_friction_normal)
 }
 END_TEST
 
+/* The reported stick margin is the CA test's capacity - demand (P12) also where the adapter
+ * decided stick from a lower bound of the capacity without evaluating it (a screened test, the
+ * common case at rest): a box on the ground held against a torque Tz about the normal through its
+ * mass centre, below the bound. Its incipient twist is a spin about the face's centre, the unit
+ * twist (0, 0, 1/rho_g), so margin = (mu_s N mean|r| - |Tz|) / rho_g with mean|r| the face's
+ * mean distance from its centre, here in closed form: for the half sides p, q and d = |(p, q)|,
+ * integral over [0, p] x [0, q] of |r| = (2 p q d + p^3 ln((q + d)/p) + q^3 ln((p + d)/q)) / 6.
+ * The bound at that twist is mu_s N rho_g^2 / d, 62 % of the capacity. */
+START_TEST(test_margin_of_a_screened_stick_test)
+{
+    const double m = 0.5, lx = 0.1, ly = 0.06, p = lx / 2, q = ly / 2, d = hypot(p, q);
+    const double mean_r =
+        (2 * p * q * d + p * p * p * log((q + d) / p) + q * q * q * log((p + d) / q)) /
+        (6.0 * p * q);
+    const double rho = sqrt((lx * lx + ly * ly) / 12.0);
+    pfOdeMaterial mat = pf_ode_default_material();
+    const double mun = mat.mu_s * m * PF_ODE_TEST_G, tz = 0.5 * mun * rho * rho / d;
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, lx, ly, 0.04, m, &mat, 0, 1e-3, 0.0);
+    for (int i = 0; i < 50; ++i) {
+        dBodyAddTorque(s.body, 0.0, 0.0, tz);
+        pf_ode_test_step(&s);
+    }
+    pfOdePatchInfo info;
+    ck_assert_int_eq(pf_ode_find_patch(s.pf, s.plane, s.geom, &info), PF_OK);
+    ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
+    const double want = (mun * mean_r - tz) / rho;
+    ck_assert_msg(fabs(info.stick_margin - want) < 1e-6 * mun * mean_r / rho,
+                  "margin %.9g, want %.9g", info.stick_margin, want);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
 START_TEST(test_shapes_from_geometry)
 {
     pfOdeMaterial mat = pf_ode_default_material();
@@ -294,6 +327,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, test_bad_materials_rejected);
     tcase_add_test(tc, test_resting_block_normal_force_and_inert_friction_normal);
+    tcase_add_test(tc, test_margin_of_a_screened_stick_test);
     tcase_add_test(tc, test_shapes_from_geometry);
     tcase_add_test(tc, test_pair_forgotten_and_no_steady_allocation);
     tcase_add_test(tc, test_extreme_values_no_nan);
