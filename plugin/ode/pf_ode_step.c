@@ -1007,7 +1007,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
         if (screened) {
             /* the full test's margin, for the report (pf_ode_context.c): the capacity at the same
              * unit incipient twist, less the same demand */
-            p->step.margin_def = p->step.def;
+            pf_ode_def_copy(&p->step.margin_def, &p->step.def);
             p->step.margin_mu = mu_s;
             p->step.margin_n = Ntest;
             p->step.margin_demand = res.demand;
