@@ -113,6 +113,7 @@ int pfs_trial(pfScene *s, const char *scene, const char *case_name, const char *
     pfScene *h = NULL;
     int rc = pf_scene_create(scene, case_name, s->mode, kv, n, &h, err);
     if (rc != PF_OK) return rc;
+    s->trial_coupling = pf_scene_coupling(h);
     while (rc == PF_OK && pf_scene_time(h) < t_end - 0.5 * dt)
         rc = pf_scene_step(h, dt, err);
     *out = h;
@@ -329,6 +330,7 @@ static int build(pfScene *s, pfError *err)
     for (int i = 0; i < s->nparam; ++i)
         s->used[i] = 0;
     s->coupling = PF_ODE_COUPLING_AUTO;
+    s->trial_coupling = PF_ODE_COUPLING_AUTO;
     const char *cp = pfs_param_string(s, "coupling"); /* generic key of every scene */
     if (cp && pf_scene_coupling_from_name(cp, &s->coupling))
         return pfs_fail(err, PF_ERR_RANGE,
@@ -472,7 +474,8 @@ pfOdeMode pf_scene_mode(const pfScene *s)
 }
 pfOdeCoupling pf_scene_coupling(const pfScene *s)
 {
-    if (!s->pf) return PF_ODE_COUPLING_AUTO; /* no adapter context (a 1-D law) */
+    /* no adapter context: a 1-D law (none), or a scene of trial runs (theirs) */
+    if (!s->pf) return s->trial_coupling;
     if (s->coupling != PF_ODE_COUPLING_AUTO) return s->coupling;
     return pf_ode_solver_coupling_available() ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
 }

@@ -138,7 +138,8 @@ pfOdeMode pf_scene_mode(const pfScene *s);
  *  with pf_ode_solver_coupling_available()). Stock-friction runs report it too, although ODE's
  *  own point friction does not use it (their friction bounds are ODE's; "adapter" then only says
  *  that no patched solver was asked for). coupled-masses with --set law= has no ODE contact:
- *  PF_ODE_COUPLING_AUTO ("none"). */
+ *  PF_ODE_COUPLING_AUTO ("none"). A scene of trial runs without a context of its own (pinch's
+ *  limit case) reports its trials' coupling once one has run, AUTO before. */
 pfOdeCoupling pf_scene_coupling(const pfScene *s);
 /// "adapter" / "solver" / "none" (AUTO: no adapter context, see pf_scene_coupling).
 const char *pf_scene_coupling_name(pfOdeCoupling c);

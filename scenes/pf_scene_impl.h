@@ -31,6 +31,9 @@ struct pfScene {
     int case_index;
     pfOdeMode mode;
     pfOdeCoupling coupling; ///< --set coupling= as given (AUTO unless set), passed to pf_ode_create
+    /** the coupling of the trial runs of a scene without a context of its own (pfs_trial: the
+     *  pinch's limit case); AUTO (reported "none") until a trial ran */
+    pfOdeCoupling trial_coupling;
     int nparam;
     char *key[PFS_MAX_PARAMS], *val[PFS_MAX_PARAMS];
     int used[PFS_MAX_PARAMS];

@@ -608,7 +608,6 @@ static inline void pf_ode_rel_point_vel(dBodyID b1, dBodyID b2, const double *P,
     for (int k = 0; k < 3; ++k)
         v[k] = v1[k] - v2[k];
 }
-/* A body that the solver moves (not NULL, not kinematic). */
 /* 1 if a stuck patch is held by the adapter's own rows (normal joints, stuck rows, carried
  * support): always with the adapter coupling; with the in-solver one under a declared QuickStep,
  * where a patch joint would carry the solver's unconverged iterates (pf_ode_step.c,
@@ -618,6 +617,7 @@ static inline int pf_ode_adapter_holds_stuck(const pfOdeContext *ctx)
     return !ctx->solver || ctx->cfg.stepper == PF_ODE_STEPPER_QUICK;
 }
 
+/* A body that the solver moves (not NULL, not kinematic). */
 static inline int pf_ode_is_dynamic(dBodyID b)
 {
     return b && !dBodyIsKinematic(b);

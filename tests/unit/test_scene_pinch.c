@@ -250,6 +250,28 @@ START_TEST(test_hold_grip_and_radius)
 }
 END_TEST
 
+/* The limit case has no context of its own: it reports the coupling its trial runs used (the
+ * one asked for), and none before a trial ran (it said none after the trials too, once). */
+START_TEST(test_limit_reports_trial_coupling)
+{
+    const char *names[2] = {"adapter", "solver"};
+    const pfOdeCoupling want[2] = {PF_ODE_COUPLING_ADAPTER, PF_ODE_COUPLING_SOLVER};
+    for (int i = 0; i < 2; ++i) {
+        if (i == 1 && !pf_ode_solver_coupling_available()) continue;
+        pfSceneParam kv[3] = {{"coupling", names[i]}, {"tol", "0.5"}, {"stepper", "world"}};
+        pfScene *s = NULL;
+        pfError err;
+        ck_assert_int_eq(pf_scene_create("pinch", "limit", PF_ODE_MODE_EXACT, kv, 3, &s, &err),
+                         PF_OK);
+        ck_assert_int_eq(pf_scene_coupling(s), PF_ODE_COUPLING_AUTO);
+        ck_assert_msg(pf_scene_step(s, 5e-3, &err) == PF_OK, "%s", err.message);
+        ck_assert_int_eq(pf_scene_coupling(s), want[i]);
+        ck_assert_str_eq(pf_scene_coupling_name(pf_scene_coupling(s)), names[i]);
+        pf_scene_destroy(s);
+    }
+}
+END_TEST
+
 /* Largest holding offset over its closed form: stepper, load, grip, criterion at dt. */
 /* largest holding offset / d*; coupling NULL: the scene's default (AUTO) */
 static double limit_ratio_coupled(const char *stepper, const char *load, const char *grip,
@@ -415,6 +437,7 @@ int main(void)
     tcase_add_test(tc, test_scene_closed_form_is_reference);
     tcase_add_test(tc, test_overlay_marks_reference_limit);
     tcase_add_test(tc, test_hold_grip_and_radius);
+    tcase_add_test(tc, test_limit_reports_trial_coupling);
     tcase_add_test(tc, test_limit_holds);
     tcase_add_test(tc, test_ca_holds_to_torsion_only);
     suite_add_tcase(su, tc);
