@@ -32,8 +32,16 @@
  * already w rho_g, a velocity: the per-component scaling is S). u varies on the scale |q|
  * (u ~ q/|q|), so the truncation error is ~h/|q| relative and the rounding error
  * ~1e-15 |q| / h: 1e-6 keeps both near 1e-9 and Newton contracts by about that factor per
- * step. The Jacobian is reused (chord steps, one evaluation each) while a full step contracts |G|
- * at least PF_PROJECT_CHORD_RATE, else it is recomputed.
+ * step. For the homogeneous models (eps_t = 0) Du q = 0 exactly, so only the two directions
+ * normal to q are differenced (Du = sum_k (Du e_k) e_k^T, e_1, e_2 orthonormal and normal to q):
+ * two evaluations instead of three, the same derivative to the differences' error. The Jacobian
+ * is reused (chord steps, one evaluation each) while a full step contracts |G| at least
+ * PF_PROJECT_CHORD_RATE, else it is recomputed; each kept step updates it by the secant
+ * (Broyden's rank-one update, J s = G(q + s) - G(q)), free since both G are known. A Jacobian
+ * from the start point, still far from the answer, contracted the chord steps only by ~0.07 each
+ * (the ODE bin: 6-12 chord steps to the tolerance, whatever the difference step); with the
+ * secant they converge superlinearly, and the evaluations per warm-started call in that scene
+ * fell from 14.3 to 11.0 (both changes). The answer is the same fixed point to the same tolerance.
  *
  * Globalisation. Plain damped Newton on |G| (the first version) failed on ~1 % of random
  * coupled blocks: when the solution lies near 0 (free just outside C) and the start far from
@@ -209,19 +217,52 @@ static int solve3(double J[3][3], const double b[3], double x[3])
     return isfinite(x[0]) && isfinite(x[1]) && isfinite(x[2]);
 }
 
-/* J = I - c M Du at p, Du by forward differences (3 evaluations). Returns 0 on budget. */
+/* J = I - c M Du at p, Du by forward differences (2 evaluations for the homogeneous models, 3
+ * otherwise). Returns 0 on budget. */
 static int jacobian(proj_state *ps, const proj_point *p, double J[3][3])
 {
     double h = PF_PROJECT_FD_STEP * fmax(norm3(p->q), ps->heps);
     if (!(h > 0.0)) h = PF_PROJECT_FD_STEP;
     double du[3][3]; /* du[i][k] = d u_i / d q_k */
-    for (int k = 0; k < 3; ++k) {
-        double qk[3] = {p->q[0], p->q[1], p->q[2]}, uk[3];
-        qk[k] += h;
-        if (!eval_u(ps, qk, uk)) return 0;
-        double hk = qk[k] - p->q[k]; /* the step actually taken */
+    double r = norm3(p->q);
+    if (ps->homogeneous && r > 0.0 && isfinite(r)) {
+        /* u is constant along the ray: Du n = 0, so Du = sum over e1, e2 (orthonormal, normal to
+         * n) of (Du e_k) e_k^T, two differences instead of three */
+        double n[3] = {p->q[0] / r, p->q[1] / r, p->q[2] / r}, e[2][3];
+        int a = fabs(n[0]) <= fabs(n[1]) ? (fabs(n[0]) <= fabs(n[2]) ? 0 : 2)
+                                         : (fabs(n[1]) <= fabs(n[2]) ? 1 : 2);
+        double ax[3] = {0.0, 0.0, 0.0};
+        ax[a] = 1.0;
+        e[0][0] = n[1] * ax[2] - n[2] * ax[1];
+        e[0][1] = n[2] * ax[0] - n[0] * ax[2];
+        e[0][2] = n[0] * ax[1] - n[1] * ax[0];
+        double en = norm3(e[0]);
+        for (int k = 0; k < 3; ++k)
+            e[0][k] /= en;
+        e[1][0] = n[1] * e[0][2] - n[2] * e[0][1];
+        e[1][1] = n[2] * e[0][0] - n[0] * e[0][2];
+        e[1][2] = n[0] * e[0][1] - n[1] * e[0][0];
+        double dd[2][3];
+        for (int k = 0; k < 2; ++k) {
+            double qk[3], uk[3];
+            for (int i = 0; i < 3; ++i)
+                qk[i] = p->q[i] + h * e[k][i];
+            if (!eval_u(ps, qk, uk)) return 0;
+            for (int i = 0; i < 3; ++i)
+                dd[k][i] = (uk[i] - p->u[i]) / h;
+        }
         for (int i = 0; i < 3; ++i)
-            du[i][k] = (uk[i] - p->u[i]) / hk;
+            for (int k = 0; k < 3; ++k)
+                du[i][k] = dd[0][i] * e[0][k] + dd[1][i] * e[1][k];
+    } else {
+        for (int k = 0; k < 3; ++k) {
+            double qk[3] = {p->q[0], p->q[1], p->q[2]}, uk[3];
+            qk[k] += h;
+            if (!eval_u(ps, qk, uk)) return 0;
+            double hk = qk[k] - p->q[k]; /* the step actually taken */
+            for (int i = 0; i < 3; ++i)
+                du[i][k] = (uk[i] - p->u[i]) / hk;
+        }
     }
     for (int i = 0; i < 3; ++i)
         for (int k = 0; k < 3; ++k) {
@@ -381,6 +422,20 @@ static int newton(proj_state *ps, proj_point *p, double target)
         }
         /* keep the Jacobian only after a full, strongly contracting step */
         int keep = b_full && trial.gn <= PF_PROJECT_CHORD_RATE * cur.gn;
+        if (keep) { /* secant (Broyden) update of the kept Jacobian: J s = G(trial) - G(cur) */
+            double sv[3], r[3], ss = 0.0;
+            for (int i = 0; i < 3; ++i) {
+                sv[i] = trial.q[i] - cur.q[i];
+                ss += sv[i] * sv[i];
+            }
+            for (int i = 0; i < 3; ++i)
+                r[i] =
+                    trial.g[i] - cur.g[i] - (J[i][0] * sv[0] + J[i][1] * sv[1] + J[i][2] * sv[2]);
+            if (ss > 0.0 && isfinite(ss))
+                for (int i = 0; i < 3; ++i)
+                    for (int k = 0; k < 3; ++k)
+                        J[i][k] += r[i] * sv[k] / ss;
+        }
         if (trial.gn < p->gn) *p = trial;
         cur = trial;
         merit = tmerit;
