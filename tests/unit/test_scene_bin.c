@@ -95,18 +95,20 @@ enum { ASSERT_SPEED = 1, ASSERT_KINETIC = 2, ASSERT_GAIN = 4 };
  * comparisons with stock friction (the fastest body after 3 s, the kinetic energy at 10 s and the
  * largest one-step energy gain, each no higher than stock's) are printed with their verdict, and
  * asserted where `asserted` says so. Under QuickStep none is asserted: in this pile each verdict
- * is decided by single events that come from ODE's colliders, not from friction. Traced (seed 1,
- * 1 ms, exact): two trimesh cubes, one tipping on the other's edge with contacts 0.03 mm deep,
- * get from dCollide a contact with a sideways normal 9.5 mm deep and then one 34 mm deep (of a
- * 70 mm cube), and the normal row's push-out (ERP depth / dt) adds 2 J a step for three steps;
- * the other gains above 0.05 J after 3 s in seeds 1, 2 and 4 and in stock friction's seed 1 came
- * with trimesh-trimesh or capsule-trimesh contacts 4.7-36 mm deep, and a gain of 0.04 J (seed 2)
- * with a cylinder-box contact that appeared 3.5 mm deep under a cylinder falling at 0.35 m/s.
- * At 5 ms (seed 3, traced) the fastest body after 3 s is a cylinder tipping off a trimesh cube
- * while the energy falls. Which seed meets which comparison moves with every change of the
- * trajectory: seed 1 met all three at 1 ms until the polygon fix gave friction to the contact
- * polygons whose repeated vertex had made them NaN (and frictionless), and then its 1 ms fastest
- * body was such a thrown cube (tests/CMakeLists.txt has seeds 1-5). */
+ * is decided by single events that come from ODE's colliders and from the pile, not from
+ * friction. Traced (seed 1, 1 ms, exact, before the adapter's coupling capped an off-plane
+ * contact's depth at its patch's, docs/physics.md §8.3): two trimesh cubes, one tipping on the
+ * other's edge with contacts 0.03 mm deep, get from dCollide a contact with a sideways normal
+ * 9.5 mm deep and then one 34 mm deep (of a 70 mm cube), and the normal row's push-out
+ * (ERP depth / dt) adds 2 J a step for three steps; the other gains above 0.05 J after 3 s in
+ * seeds 1, 2 and 4 and in stock friction's seed 1 came with trimesh-trimesh or capsule-trimesh
+ * contacts 4.7-36 mm deep, and a gain of 0.04 J (seed 2) with a cylinder-box contact that
+ * appeared 3.5 mm deep under a cylinder falling at 0.35 m/s. At 5 ms (seed 3, traced) the fastest
+ * body after 3 s is a cylinder tipping off a trimesh cube while the energy falls. Which seed meets
+ * which comparison moves with every change of the trajectory: seed 1 met all three at 1 ms until
+ * the polygon fix gave friction to the contact polygons whose repeated vertex had made them NaN
+ * (and frictionless), then its fastest body was that thrown cube, and with the cap it meets all
+ * three again (tests/CMakeLists.txt has seeds 1-5). */
 static void bin_compare(const char *stepper, double dt, int asserted)
 {
     BinFigures st, pa;
