@@ -1296,13 +1296,13 @@ void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p)
      * face a contact 40-57 mm deep at right angles to their 0.4 mm face contacts, and corrected
      * at ERP depth / h (11 m/s at 1 ms) it fed 44 J into the bin's pile in one step, repeated
      * over six steps while the cubes stayed jammed against a wall. Such a contact still keeps
-     * the bodies from closing along its normal; it removes at most the patch's depth. With the
-     * in-solver coupling only, where it was measured (the 100-body bin, QuickStep, seeds 1-4 at 1
-     * and 5 ms); the adapter's coupling keeps the collider's depth (with the cap, its bin at seed
-     * 1, 5 ms, ended with 1.0e-4 J of kinetic energy at 10 s, stock 4.7e-5 J, before 3.5e-5 J,
-     * one event of a chaotic pile; its other seeds were not run). */
-    double depth = ctx->solver ? 0.0 : INFINITY;
-    for (int i = 0; ctx->solver && i < p->step.ncontacts; ++i)
+     * the bodies from closing along its normal; it removes at most the patch's depth. Both
+     * couplings: in the adapter's, the bin (100 bodies, QuickStep, 1 ms, 10 s) had one-step gains
+     * of 2.8-3.9 J in four of seeds 1-5, the one traced (seed 1) set off by such a contact (9.5
+     * mm at right angles to a trimesh cube's 0.03 mm edge contacts); with the cap its largest
+     * gains are 0.6-1.1 J (stock friction 0.8-16 J; tests/CMakeLists.txt has the seeds). */
+    double depth = 0.0;
+    for (int i = 0; i < p->step.ncontacts; ++i)
         if (p->step.contacts[i].depth > depth) depth = p->step.contacts[i].depth;
     for (int i = 0; i < p->step.noff; ++i) {
         dContact c;
