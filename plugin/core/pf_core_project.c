@@ -65,8 +65,9 @@
  * Known limits (measured in test_other_models_converge, 40 random coupled blocks each): the
  * regularised Hertz disk (eps_t > 0: W is a smoothed cone, no radius in closed form, merit |G|)
  * converges in ~85-90 % of slipping cases within the budget; the Padé model and the exact Hertz
- * disk with d != 0 and eps_t = 0 (kinetic wrench set != static limit set) in ~85-90 %, partly
- * because no slip fixed point need exist next to the static boundary. The gradient models
+ * disk with d != 0 and eps_t = 0 (kinetic wrench set != static limit set) in 34 of 34 and 27 of
+ * 28 (29 and 25 before the secant update), where no slip fixed point need exist next to the
+ * static boundary. The gradient models
  * (rectangle, polygon, uniform disk, Hertz with d = 0 or no rolling, eps_t = 0) converge in
  * every tested case.
  */
