@@ -24,6 +24,7 @@
 #include "pf_ode_model.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -2086,6 +2087,36 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     dVector3 g;
     dWorldGetGravity(ctx->world, g);
     failed_islands(ctx);
+    /* each pair's explicit friction (drive_components, drive_rolling: body forces in no joint)
+     * into its friction joint's feedback, where it has one: the other pairs' loads
+     * (pf_ode_load_sum) read joint feedback, and would miss it; the pair's own wrench below then
+     * reads it there too. ODE's feedback torques are about each body's position at the step's
+     * start. */
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        p->step.drive_folded = 0;
+        if (!p->step.has_drive || !p->step.has_fric || p->step.lcp_failed) continue;
+        dJointFeedback *fb = &p->step.fb_fric;
+        const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
+        double r[3], m[3];
+        for (int k = 0; k < 3; ++k)
+            r[k] = c[k] - p->step.pre_G1[k];
+        pf_ode_cross(r, f, m);
+        for (int k = 0; k < 3; ++k) {
+            fb->f1[k] += f[k];
+            fb->t1[k] += t[k] + m[k];
+        }
+        if (pf_ode_is_dynamic(p->step.b2)) {
+            for (int k = 0; k < 3; ++k)
+                r[k] = c[k] - p->step.pre_G2[k];
+            pf_ode_cross(r, f, m);
+            for (int k = 0; k < 3; ++k) {
+                fb->f2[k] -= f[k];
+                fb->t2[k] -= t[k] + m[k];
+            }
+        }
+        p->step.drive_folded = 1;
+    }
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         if (p->step.lcp_failed) {
@@ -2211,7 +2242,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         /* ODE's feedback torque t1 is about G at the start of the step (the Jacobians are built
          * there); the post-step position would add (G1 - G0) x F = dt v x F to M_c */
         const double *G = p->step.pre_G1;
-        if (p->step.has_drive) {
+        if (p->step.has_drive && !p->step.drive_folded) {
             /* the explicit part (drive_components), as body-1 force and moment about G, and its
              * opposite on body 2 about G2: T_G = t + (c - G) x f */
             double cg[3] = {p->step.c[0] - G[0], p->step.c[1] - G[1], p->step.c[2] - G[2]}, m1[3];

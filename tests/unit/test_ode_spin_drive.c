@@ -10,7 +10,12 @@
  * spin instead of opposing it. A target-0 spin row can only hold w_z at 0, so the adapter must
  * apply it explicitly. Expected: dw_z/dt = Mz / I, I = (2/5) m R^2 (the other friction rows act at
  * the contact point below the centre and have no moment about z; a sphere has no gyroscopic term).
- * The total reported wrench must satisfy P2. Every expected value is computed here. */
+ * The total reported wrench must satisfy P2. Every expected value is computed here.
+ *
+ * The same ball on a box that rests on the ground: the joints' feedback on the box, which the
+ * box's own pair reads as its loads (pf_ode_load_sum), must hold the whole wrench of the ball's
+ * patch, its explicit part too. The reference is the ball's momentum balance over the step. */
+#include "pf_ode_internal.h"
 #include "pf_ode_test_scene.h"
 #include "pf_test_support.h"
 
@@ -23,6 +28,7 @@
 #define SPIN_ACCEL_REL_TOL 0.01 /* dw_z/dt vs Mz / I (the acceptance figure) */
 #define WRENCH_MZ_REL_TOL 0.01  /* reported Mz (rows + explicit part) vs P17 */
 #define FORCE_BOUND_REL 1e-9    /* |F| <= mu N (w = 0: P17's force is v_s/sqrt(|v_s|^2+eps^2)) */
+#define LOAD_REL_TOL 1e-9       /* feedback on the box vs the ball's momentum balance (rounding) */
 
 static const double DTS[2] = {1e-4, 1e-3}; /* step sizes [s] */
 
@@ -108,12 +114,128 @@ START_TEST(test_driving_spin_moment_is_applied)
 }
 END_TEST
 
+/* Box of the ball-on-a-box scene [m], [kg]. */
+#define BOX_L 0.4
+#define BOX_H 0.1
+#define BOX_M 2.0
+
+static void ball_on_box_near(void *data, dGeomID a, dGeomID b)
+{
+    pfOdeTestScene *s = data;
+    pf_ode_collide(s->pf, a, b, s->group);
+}
+
+/* Sum of the feedback of the joints that join body b to body other (ODE's f1/t1 for the first
+ * body, f2/t2 for the second; torques about each body's position at the step's start). */
+static void feedback_between(dBodyID b, dBodyID other, double f[3], double t[3])
+{
+    f[0] = f[1] = f[2] = t[0] = t[1] = t[2] = 0.0;
+    for (int i = 0; i < dBodyGetNumJoints(b); ++i) {
+        dJointID j = dBodyGetJoint(b, i);
+        dBodyID b0 = dJointGetBody(j, 0), b1 = dJointGetBody(j, 1);
+        if (!((b0 == b && b1 == other) || (b0 == other && b1 == b))) continue;
+        dJointFeedback *fb = dJointGetFeedback(j);
+        if (!fb) continue;
+        const int first = b0 == b;
+        for (int k = 0; k < 3; ++k) {
+            f[k] += first ? fb->f1[k] : fb->f2[k];
+            t[k] += first ? fb->t1[k] : fb->t2[k];
+        }
+    }
+}
+
+START_TEST(test_drive_reaches_the_other_pairs_loads)
+{
+    const pfOdeCoupling saved = pf_ode_test_coupling;
+    pf_ode_test_coupling = PF_ODE_COUPLING_ADAPTER; /* the drive is the adapter's rows' part */
+    const double I = 0.4 * BM * BR * BR;
+    for (int quick = 0; quick < 2; ++quick)
+        for (int k = 0; k < 2; ++k) {
+            const double dt = DTS[k];
+            pfOdeMaterial mat = pf_ode_default_material();
+            mat.mu_s = mat.mu_k = MU;
+            mat.mode = PF_ODE_MODE_PADE;
+            mat.hertz_radius = A_H;
+            mat.rolling_d = D;
+            mat.eps_t = EPS;
+            mat.eps_r = EPS;
+            pfOdeTestScene s;
+            pf_ode_test_box(&s, BOX_L, BOX_L, BOX_H, BOX_M, &mat, quick, dt, 0.0);
+            dBodyID ball = dBodyCreate(s.world);
+            dMass m;
+            dMassSetSphereTotal(&m, BM, BR);
+            dBodySetMass(ball, &m);
+            dBodySetPosition(ball, -0.05, 0, BOX_H - 1e-5 + BR - 1e-6); /* 1 um into the box top */
+            dGeomID gball = dCreateSphere(s.space, BR);
+            dGeomSetBody(gball, ball);
+            ck_assert_int_eq(pf_ode_set_material(s.pf, gball, &mat, NULL), PF_OK);
+            int drives = 0;
+            for (int i = 0; i < SETTLE + STEPS; ++i) {
+                if (i == SETTLE) {
+                    dBodySetLinearVel(ball, V0, 0, 0);
+                    dBodySetAngularVel(ball, WX0, 0, 0);
+                }
+                double v0[3], w0[3], Gb[3], Gx[3];
+                for (int c = 0; c < 3; ++c) {
+                    v0[c] = dBodyGetLinearVel(ball)[c];
+                    w0[c] = dBodyGetAngularVel(ball)[c];
+                    Gb[c] = dBodyGetPosition(ball)[c];
+                    Gx[c] = dBodyGetPosition(s.body)[c];
+                }
+                dSpaceCollide(s.space, &s, ball_on_box_near);
+                ck_assert_int_eq(pf_ode_before_step(s.pf, dt), PF_OK);
+                if (quick)
+                    dWorldQuickStep(s.world, dt);
+                else
+                    dWorldStep(s.world, dt);
+                ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+                if (i >= SETTLE) {
+                    int idx = pf_ode_pair_lookup(s.pf, gball, s.geom, 0);
+                    ck_assert_int_ge(idx, 0);
+                    drives += pf_ode_pair_at(s.pf, idx)->step.has_drive;
+                    /* the ball's contact wrench (about its centre) from its momentum change */
+                    double Fb[3], Tb[3], g[3] = {0, 0, -PF_ODE_TEST_G};
+                    for (int c = 0; c < 3; ++c) {
+                        Fb[c] = BM * ((dBodyGetLinearVel(ball)[c] - v0[c]) / dt - g[c]);
+                        Tb[c] = I * (dBodyGetAngularVel(ball)[c] - w0[c]) / dt;
+                    }
+                    /* its opposite on the box, about the box's centre: -Tb + (Gb - Gx) x (-Fb) */
+                    double r[3] = {Gb[0] - Gx[0], Gb[1] - Gx[1], Gb[2] - Gx[2]};
+                    double fe[3] = {-Fb[0], -Fb[1], -Fb[2]};
+                    double te[3] = {-Tb[0] + r[1] * fe[2] - r[2] * fe[1],
+                                    -Tb[1] + r[2] * fe[0] - r[0] * fe[2],
+                                    -Tb[2] + r[0] * fe[1] - r[1] * fe[0]};
+                    double f[3], t[3];
+                    feedback_between(s.body, ball, f, t);
+                    double fs = sqrt(fe[0] * fe[0] + fe[1] * fe[1] + fe[2] * fe[2]);
+                    double ts = sqrt(te[0] * te[0] + te[1] * te[1] + te[2] * te[2]);
+                    printf("drive into loads %s dt=%g step %d: box's feedback from the ball "
+                           "f (%.6e %.6e %.6e) t (%.6e %.6e %.6e), momentum balance f (%.6e "
+                           "%.6e %.6e) t (%.6e %.6e %.6e), drive %d\n",
+                           pf_ode_test_stepper_name(quick), dt, i - SETTLE + 1, f[0], f[1], f[2],
+                           t[0], t[1], t[2], fe[0], fe[1], fe[2], te[0], te[1], te[2],
+                           pf_ode_pair_at(s.pf, idx)->step.has_drive);
+                    for (int c = 0; c < 3; ++c) {
+                        ck_assert_double_eq_tol(f[c], fe[c], LOAD_REL_TOL * fs);
+                        ck_assert_double_eq_tol(t[c], te[c], LOAD_REL_TOL * (ts + BR * fs));
+                    }
+                }
+                dJointGroupEmpty(s.group);
+            }
+            ck_assert_int_gt(drives, 0); /* the case holds a drive at all */
+            pf_ode_test_free(&s);
+        }
+    pf_ode_test_coupling = saved;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *su = suite_create("ode_spin_drive");
     TCase *tc = tcase_create("drive");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_driving_spin_moment_is_applied);
+    tcase_add_test(tc, test_drive_reaches_the_other_pairs_loads);
     suite_add_tcase(su, tc);
     return su;
 }
