@@ -219,13 +219,14 @@ static double norm3(const double *v)
 /* The generalised stick test (CA P31, or the limit set P32 with limit) of patch p on the block A
  * and the frictionless acceleration af (araw: before regularisation), both regularised here. The
  * CA test is screened (pf_stick_general_args): *screened = 1 when a lower bound of the capacity
- * decided stick, and res->capacity, res->margin are then that bound's. */
+ * decided stick, and res->capacity, res->margin are then that bound's; screened NULL asks for the
+ * full CA test (the limit set's test is never screened). */
 static int general_test(const pfOdePair *p, double *A, double *af, double *araw, double mu,
                         double N, int limit, pfStickResult *res, int *screened)
 {
     pfWrench reac[3];
     int nreac = 0;
-    *screened = 0;
+    if (screened) *screened = 0;
     pf_ode_regularise_block(A, af, araw, p->step.rho_g, reac, &nreac);
     pfTwist a_free = {af[0], af[1], af[2]};
     if (!limit) return pf_stick_general_args(&p->step.def, mu, N, A, a_free, res, screened, NULL);
@@ -494,13 +495,12 @@ static int group_test(const pfOdeContext *ctx, const pfOdePair *p, dBodyID b, co
         wm_b[k] = bl_t[k] + m[k] - p->persist.group_m[k];
     }
     pfStickResult res2;
-    int screened2 = 0; /* (limit: never screened) */
     if (limit && st == PF_OK && !res->sticks && twist_split(ctx, p, b, w_b, wm_b, mu_s, hold2)) {
         memcpy(A, A0, sizeof A0);
         for (int i = 0; i < 3; ++i)
             af[i] = araw[i] =
                 -(A[3 * i] * hold2[0] + A[3 * i + 1] * hold2[1] + A[3 * i + 2] * hold2[2]);
-        if (general_test(p, A, af, araw, mu_s, N, limit, &res2, &screened2) == PF_OK && res2.sticks)
+        if (general_test(p, A, af, araw, mu_s, N, limit, &res2, NULL) == PF_OK && res2.sticks)
             *res = res2;
     }
     return st;
