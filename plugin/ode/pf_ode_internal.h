@@ -139,9 +139,8 @@ typedef struct pfOdePairStep {
     double t1[3], t2[3];           ///< friction row directions used (world)
     int held;      ///< 0: the angular rows act on the pair; 1 / 2: on body 1 / 2 alone (held_rows)
     int has_drive; ///< 1: drive_f / drive_t applied explicitly this step
-    int drive_folded;  ///< after the step: the drive was added into fb_fric (pf_ode_after_step)
-    double drive_f[3]; ///< explicit friction force on body 1 at c (world) [N]
-    double drive_t[3]; ///< explicit friction moment on body 1 (world) [N m]
+    double drive_f[3];           ///< explicit friction force on body 1 at c (world) [N]
+    double drive_t[3];           ///< explicit friction moment on body 1 (world) [N m]
     double pre_G1[3], pre_G2[3]; ///< body positions before the step (feedback torques are about)
     double pre_v1[3], pre_w1[3], pre_f1[3], pre_t1[3];
     double pre_v2[3], pre_w2[3], pre_f2[3], pre_t2[3];

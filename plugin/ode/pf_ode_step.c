@@ -24,7 +24,6 @@
 #include "pf_ode_model.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -2056,6 +2055,30 @@ int pf_ode_after_step(pfOdeContext *ctx)
     return pf_ode_after_step_ex(ctx, NULL);
 }
 
+/* Add pair p's explicit friction (drive_f at c, drive_t) to body 1's force f1 and moment t1 about
+ * its position at the step's start, and its opposite to body 2's f2, t2 about its own where body
+ * 2 is dynamic: T_G = t + (c - G) x f, as ODE's feedback torques are taken. */
+static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f2, double *t2)
+{
+    const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
+    double r[3], m[3];
+    for (int k = 0; k < 3; ++k)
+        r[k] = c[k] - p->step.pre_G1[k];
+    pf_ode_cross(r, f, m);
+    for (int k = 0; k < 3; ++k) {
+        f1[k] += f[k];
+        t1[k] += t[k] + m[k];
+    }
+    if (!pf_ode_is_dynamic(p->step.b2)) return;
+    for (int k = 0; k < 3; ++k)
+        r[k] = c[k] - p->step.pre_G2[k];
+    pf_ode_cross(r, f, m);
+    for (int k = 0; k < 3; ++k) {
+        f2[k] -= f[k];
+        t2[k] -= t[k] + m[k];
+    }
+}
+
 int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
 {
     if (err) memset(err, 0, sizeof *err);
@@ -2090,32 +2113,12 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     /* each pair's explicit friction (drive_components, drive_rolling: body forces in no joint)
      * into its friction joint's feedback, where it has one: the other pairs' loads
      * (pf_ode_load_sum) read joint feedback, and would miss it; the pair's own wrench below then
-     * reads it there too. ODE's feedback torques are about each body's position at the step's
-     * start. */
+     * reads it there too */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        p->step.drive_folded = 0;
         if (!p->step.has_drive || !p->step.has_fric || p->step.lcp_failed) continue;
-        dJointFeedback *fb = &p->step.fb_fric;
-        const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
-        double r[3], m[3];
-        for (int k = 0; k < 3; ++k)
-            r[k] = c[k] - p->step.pre_G1[k];
-        pf_ode_cross(r, f, m);
-        for (int k = 0; k < 3; ++k) {
-            fb->f1[k] += f[k];
-            fb->t1[k] += t[k] + m[k];
-        }
-        if (pf_ode_is_dynamic(p->step.b2)) {
-            for (int k = 0; k < 3; ++k)
-                r[k] = c[k] - p->step.pre_G2[k];
-            pf_ode_cross(r, f, m);
-            for (int k = 0; k < 3; ++k) {
-                fb->f2[k] -= f[k];
-                fb->t2[k] -= t[k] + m[k];
-            }
-        }
-        p->step.drive_folded = 1;
+        drive_wrenches(p, p->step.fb_fric.f1, p->step.fb_fric.t1, p->step.fb_fric.f2,
+                       p->step.fb_fric.t2);
     }
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
@@ -2242,26 +2245,8 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         /* ODE's feedback torque t1 is about G at the start of the step (the Jacobians are built
          * there); the post-step position would add (G1 - G0) x F = dt v x F to M_c */
         const double *G = p->step.pre_G1;
-        if (p->step.has_drive && !p->step.drive_folded) {
-            /* the explicit part (drive_components), as body-1 force and moment about G, and its
-             * opposite on body 2 about G2: T_G = t + (c - G) x f */
-            double cg[3] = {p->step.c[0] - G[0], p->step.c[1] - G[1], p->step.c[2] - G[2]}, m1[3];
-            pf_ode_cross(cg, p->step.drive_f, m1);
-            for (int k = 0; k < 3; ++k) {
-                F[k] += p->step.drive_f[k];
-                T[k] += p->step.drive_t[k] + m1[k];
-            }
-            if (pf_ode_is_dynamic(p->step.b2)) {
-                const double *G2 = p->step.pre_G2;
-                double cg2[3] = {p->step.c[0] - G2[0], p->step.c[1] - G2[1], p->step.c[2] - G2[2]},
-                       m2[3];
-                pf_ode_cross(cg2, p->step.drive_f, m2);
-                for (int k = 0; k < 3; ++k) {
-                    fo2[k] -= p->step.drive_f[k];
-                    to2[k] -= p->step.drive_t[k] + m2[k];
-                }
-            }
-        }
+        /* the explicit part where no friction joint's feedback holds it (above) */
+        if (p->step.has_drive && !p->step.has_fric) drive_wrenches(p, F, T, fo2, to2);
         for (int k = 0; k < 3; ++k) {
             fo1[k] += F[k];
             to1[k] += T[k] - T_off[k];

@@ -43,7 +43,8 @@ static const double DTS[2] = {1e-4, 1e-3}; /* step sizes [s] */
 #define STEPS 3   /* steps checked after the launch */
 #define SETTLE 10 /* resting steps before the launch (N measured = m g) */
 
-static void ball_scene(pfOdeTestScene *s, int quick, double dt)
+/* The ball's material: Padé Hertz patch of given radius, rolling shift D. */
+static pfOdeMaterial drive_material(void)
 {
     pfOdeMaterial mat = pf_ode_default_material();
     mat.mu_s = mat.mu_k = MU;
@@ -52,6 +53,12 @@ static void ball_scene(pfOdeTestScene *s, int quick, double dt)
     mat.rolling_d = D;
     mat.eps_t = EPS;
     mat.eps_r = EPS;
+    return mat;
+}
+
+static void ball_scene(pfOdeTestScene *s, int quick, double dt)
+{
+    pfOdeMaterial mat = drive_material();
     pf_ode_test_sphere(s, BR, BM, &mat, &mat, quick, dt);
 }
 
@@ -152,13 +159,7 @@ START_TEST(test_drive_reaches_the_other_pairs_loads)
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 2; ++k) {
             const double dt = DTS[k];
-            pfOdeMaterial mat = pf_ode_default_material();
-            mat.mu_s = mat.mu_k = MU;
-            mat.mode = PF_ODE_MODE_PADE;
-            mat.hertz_radius = A_H;
-            mat.rolling_d = D;
-            mat.eps_t = EPS;
-            mat.eps_r = EPS;
+            pfOdeMaterial mat = drive_material();
             pfOdeTestScene s;
             pf_ode_test_box(&s, BOX_L, BOX_L, BOX_H, BOX_M, &mat, quick, dt, 0.0);
             dBodyID ball = dBodyCreate(s.world);
