@@ -73,6 +73,11 @@ static const char *const keys[] = {"grip",       "offset",   "fingers", "load", 
 /* kinematic force loop: the squeeze moves at most KIN_VMAX [m/s]; first stiffness guess KIN_K0 */
 #define KIN_VMAX 0.01
 #define KIN_K0 1e6
+/* each fingertip's travel inward from touching the bar's face [m]: a gripper's stop, far beyond
+ * the Hertz squeeze (under 1 mm at 10 N), so the fingers never meet when the bar falls out (two
+ * fingertips on motored sliders pressed into each other are a singular set for dWorldStep's
+ * Dantzig solver: "LCP internal error" every step with ODE's own contacts at any mu, 0 included) */
+#define TIP_TRAVEL (0.25 * BAR_W)
 /* the bisection's widest offset: the fingertip stays on the bar's face */
 #define OFFSET_MAX (0.5 * BAR_L - TIP_R)
 
@@ -235,6 +240,7 @@ static int pn_build(pfScene *s, pfError *err)
             /* the slider's position grows along +y: the +y finger moves inward at -speed */
             dJointSetSliderParam(j, dParamVel, -side * MOTOR_SPEED);
             dJointSetSliderParam(j, dParamFMax, k->grip);
+            dJointSetSliderParam(j, i == 0 ? dParamLoStop : dParamHiStop, -side * TIP_TRAVEL);
             k->slider[i] = j;
         }
         k->tip[i] = b;
@@ -287,6 +293,7 @@ static void kinematic_grip(Pinch *k, double dt)
     double dx = 0.5 * (k->grip - n) / k->kin_k;
     double lim = KIN_VMAX * dt;
     dx = dx > lim ? lim : (dx < -lim ? -lim : dx);
+    if (k->kin_x + dx > TIP_TRAVEL) dx = TIP_TRAVEL - k->kin_x; /* the stop, as the sliders' */
     k->kin_x += dx;
     k->kin_dx = dx;
     k->kin_n_prev = n;
