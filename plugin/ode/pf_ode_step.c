@@ -32,6 +32,9 @@
 #define PF_ODE_INERT_NORMAL_VEL 1e4
 /* Relative gap between a friction joint's two bounds where they would be equal (create_rows). */
 #define PF_ODE_BOUND_SPLIT 1e-6
+/* Largest relative reduction of a pair's own row bounds (pair_bound_scale); below
+ * PF_ODE_BOUND_SPLIT, so no pair's t1 bound meets another's t2 bound. */
+#define PF_ODE_PAIR_BOUND_SPLIT 0.5e-6
 /* Smallest computed Hertz radius [m] (a -> 0 as N -> 0). */
 #define PF_ODE_MIN_HERTZ_RADIUS PF_ODE_HERTZ_RADIUS_MIN
 
@@ -1462,23 +1465,43 @@ static int solver_stuck_rows(const pfOdeContext *ctx, const pfOdePair *p)
            (p->persist.state == PF_ODE_STATE_STICK || p->step.solver_at_rest);
 }
 
-static void create_rows(pfOdeContext *ctx, pfOdePair *p, const rowset *in)
+/* The factor on the row bounds of the pair at pool index idx: 1 - PF_ODE_PAIR_BOUND_SPLIT
+ * frac((idx + 1) phi), phi the golden ratio, which differs for every idx (a Weyl sequence). Two
+ * patches that hold one body with equal bounds (a symmetric grasp: the same mu_s N on both
+ * fingertips) take both their rows along one axis to their bounds in one pivot of Dantzig's
+ * solver, and its next pivot is a zero step (on the grasp at 0.999 of its limit: the two t1 rows
+ * at +10 N, one back in N with w = 0 exactly). */
+static double pair_bound_scale(int idx)
+{
+    const double phi = 1.6180339887498949;
+    double f = (idx + 1) * phi;
+    return 1.0 - PF_ODE_PAIR_BOUND_SPLIT * (f - floor(f));
+}
+
+static void create_rows(pfOdeContext *ctx, pfOdePair *p, int idx, const rowset *in)
 {
     rowset r = *in;
     const rowset *rs = &r;
     r.b1 = finite_bound(r.b1);
     r.b2 = finite_bound(r.b2);
-    /* equal bounds along t1 and t2 (a stuck patch's mu_s N) let a load along the diagonal take
-     * both rows to their bounds in one pivot of the Dantzig solver (dWorldStep), and its next
-     * pivot is then a zero step, on which Debian's solver gives up ("LCP internal error, s <=
-     * 0"): t2's bound is the smaller by PF_ODE_BOUND_SPLIT (not under QuickStep, which has no
-     * pivots, nor on an ODE whose Dantzig takes zero steps, ODE_EXT_lcp_zero_step) */
-    if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK && !ctx->lcp_zero_step && r.b2 > 0.0 &&
-        r.b2 == r.b1)
-        r.b2 *= 1.0 - PF_ODE_BOUND_SPLIT;
     r.bspin = finite_bound(r.bspin);
     r.broll1 = finite_bound(r.broll1);
     r.broll2 = finite_bound(r.broll2);
+    /* equal bounds let one pivot of the Dantzig solver (dWorldStep) take two rows to their bounds
+     * together, and its next pivot is then a zero step, on which Debian's solver gives up ("LCP
+     * internal error, s <= 0"). Within the pair, a load along the diagonal of a stuck patch's
+     * mu_s N on t1 and t2: t2's bound is the smaller by PF_ODE_BOUND_SPLIT; between pairs, every
+     * bound of the pair takes its own factor (pair_bound_scale). Not under QuickStep, which has no
+     * pivots, nor on an ODE whose Dantzig takes zero steps (ODE_EXT_lcp_zero_step). */
+    if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK && !ctx->lcp_zero_step) {
+        if (r.b2 > 0.0 && r.b2 == r.b1) r.b2 *= 1.0 - PF_ODE_BOUND_SPLIT;
+        const double f = pair_bound_scale(idx);
+        r.b1 *= f;
+        r.b2 *= f;
+        r.bspin *= f;
+        r.broll1 *= f;
+        r.broll2 *= f;
+    }
     if (!isfinite(r.m1) || !isfinite(r.m2) || !isfinite(r.spin_vel) || !pf_ode_finite3(r.t1) ||
         !pf_ode_finite3(r.t2)) {
         ctx->counters.dropped_nonfinite++;
@@ -1653,12 +1676,13 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
                 rr.b1 = rr.b2 = rr.bspin = 0.0;
                 rr.spin_motor = 0;
                 rr.m1 = rr.m2 = rr.spin_vel = 0.0;
-                create_rows(ctx, p, &rr);
+                create_rows(ctx, p, ctx->alive[a], &rr);
             }
         } else {
             if (!stock) pf_ode_create_normal_joints(ctx, p, 0);
             /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
-            if (ok && p->persist.state != PF_ODE_STATE_POINT) create_rows(ctx, p, &rs);
+            if (ok && p->persist.state != PF_ODE_STATE_POINT)
+                create_rows(ctx, p, ctx->alive[a], &rs);
         }
         /* contacts off the patch's plane: ODE's point friction, next to the patch */
         pf_ode_create_offplane_joints(ctx, p);

@@ -145,9 +145,10 @@ static double metric(const pfSceneMetric *m, int n, const char *name)
     return NAN;
 }
 
-/* Runs case cs of pinch (one step for `limit`, to T for `hold`) and returns metric `want`. */
-static double run(const char *cs, pfOdeMode mode, double dt, double T, const pfSceneParam *kv,
-                  int n, const char *want, double *other, const char *other_name)
+/* Runs case cs of pinch (one step for `limit`, to T for `hold`) and copies its metrics to m
+ * (PF_SCENE_MAX_METRICS); returns their number. */
+static int run_metrics(const char *cs, pfOdeMode mode, double dt, double T, const pfSceneParam *kv,
+                       int n, pfSceneMetric *m)
 {
     pfScene *s = NULL;
     pfError err;
@@ -156,12 +157,19 @@ static double run(const char *cs, pfOdeMode mode, double dt, double T, const pfS
     do
         ck_assert_msg(pf_scene_step(s, dt, &err) == PF_OK, "%s", err.message);
     while (pf_scene_time(s) < T - 0.5 * dt);
-    pfSceneMetric m[PF_SCENE_MAX_METRICS];
     int nm = pf_scene_metrics(s, m, PF_SCENE_MAX_METRICS);
-    double v = metric(m, nm, want);
-    if (other) *other = metric(m, nm, other_name);
     pf_scene_destroy(s);
-    return v;
+    return nm;
+}
+
+/* Runs case cs of pinch (one step for `limit`, to T for `hold`) and returns metric `want`. */
+static double run(const char *cs, pfOdeMode mode, double dt, double T, const pfSceneParam *kv,
+                  int n, const char *want, double *other, const char *other_name)
+{
+    pfSceneMetric m[PF_SCENE_MAX_METRICS];
+    int nm = run_metrics(cs, mode, dt, T, kv, n, m);
+    if (other) *other = metric(m, nm, other_name);
+    return metric(m, nm, want);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -295,30 +303,34 @@ START_TEST(test_limit_reports_trial_coupling)
 END_TEST
 
 /* Largest holding offset over its closed form: stepper, load, grip, criterion at dt. */
-/* largest holding offset / d*; coupling NULL: the scene's default (AUTO) */
+/* largest holding offset / d*; coupling NULL: the scene's default (AUTO); *messages (if not
+ * NULL): ODE's messages over the bisection's trials */
 static double limit_ratio_coupled(const char *stepper, const char *load, const char *grip,
                                   const char *criterion, double dt, pfOdeMode mode,
-                                  const char *coupling)
+                                  const char *coupling, double *messages)
 {
     pfSceneParam kv[5] = {{"stepper", stepper},
                           {"load", load},
                           {"grip", grip},
                           {"criterion", criterion},
                           {"coupling", coupling}};
-    double trials;
-    double d = run("limit", mode, dt, dt, kv, coupling ? 5 : 4, "offset_max", &trials, "trials");
+    pfSceneMetric m[PF_SCENE_MAX_METRICS];
+    int nm = run_metrics("limit", mode, dt, dt, kv, coupling ? 5 : 4, m);
+    double d = metric(m, nm, "offset_max"), trials = metric(m, nm, "trials");
+    double msgs = metric(m, nm, "lcp_messages") + metric(m, nm, "ode_messages");
+    if (messages) *messages = msgs;
     Limit L = ref_limit(atof(grip));
     printf("pinch limit %-5s %-6s N=%-2s %-5s %-5s %s dt=%g: largest holding offset %.6g m = %.4f "
-           "d* (%g trials)\n",
+           "d* (%g trials, %g ODE messages)\n",
            pf_scene_mode_name(mode), stepper, grip, load, criterion, coupling ? coupling : "", dt,
-           d, d / L.d_star, trials);
+           d, d / L.d_star, trials, msgs);
     return d / L.d_star;
 }
 
 static double limit_ratio(const char *stepper, const char *load, const char *grip,
                           const char *criterion, double dt, pfOdeMode mode)
 {
-    return limit_ratio_coupled(stepper, load, grip, criterion, dt, mode, NULL);
+    return limit_ratio_coupled(stepper, load, grip, criterion, dt, mode, NULL, NULL);
 }
 
 /* held = 1 at offset f d* (stepper, load, grip, criterion at dt; coupling NULL: the default). */
@@ -344,8 +356,12 @@ static void check_limit_holds(const char *stepper, double dt, const char *load, 
                               const char *coupling)
 {
     static const double grid[] = {0.1, 0.3, 0.5, 0.7, 0.9, 0.99};
-    double r = limit_ratio_coupled(stepper, load, grip, "limit", dt, PF_ODE_MODE_EXACT, coupling);
+    double msgs;
+    double r =
+        limit_ratio_coupled(stepper, load, grip, "limit", dt, PF_ODE_MODE_EXACT, coupling, &msgs);
     ck_assert_double_eq_tol(r, 1.0, TOL_LIMIT);
+    ck_assert_msg(msgs == 0.0, "%g ODE messages in the bisection (%s, %s, N = %s, dt = %g)", msgs,
+                  stepper, load, grip, dt);
     for (size_t g = 0; g < sizeof grid / sizeof *grid; ++g)
         ck_assert_msg(held_at_coupled(stepper, load, grip, "limit", dt, grid[g], coupling),
                       "dropped at %g d* (%s, %s, N = %s, dt = %g, coupling %s)", grid[g], stepper,
@@ -393,11 +409,11 @@ START_TEST(test_ca_holds_to_torsion_only)
         for (int j = 0; j < 2; ++j) {
             Limit L = ref_limit(atof(grips[i]));
             double r = limit_ratio_coupled("world", "sudden", grips[i], "ca", dts[j],
-                                           PF_ODE_MODE_EXACT, "adapter");
+                                           PF_ODE_MODE_EXACT, "adapter", NULL);
             ck_assert_double_eq_tol(r * L.d_star / L.d_ca, 1.0, TOL_LIMIT);
             if (dCheckConfiguration("ODE_EXT_patch_friction"))
                 limit_ratio_coupled("world", "sudden", grips[i], "ca", dts[j], PF_ODE_MODE_EXACT,
-                                    "solver");
+                                    "solver", NULL);
         }
 }
 END_TEST
