@@ -508,6 +508,10 @@ typedef struct pfOdeCounters {
                                  ///< contact with no force that still approaches after the step:
                                  ///< "LCP internal error"), whose measurements were not taken;
                                  ///< stepper WORLD, adapter coupling (docs/architecture.md)
+    long long merged_contacts;   ///< contacts dropped as duplicates of another of their pair's
+                                 ///< contacts in the same step (same point and normal to
+                                 ///< rounding, as ODE's trimesh colliders report at a shared edge
+                                 ///< or vertex); patch modes only (pf_ode_collide)
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).
