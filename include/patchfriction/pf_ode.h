@@ -294,6 +294,20 @@ int pf_ode_set_default_material(pfOdeContext *ctx, const pfOdeMaterial *m, pfErr
  *  @param geom the geom (NULL is ignored) */
 void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom);
 
+/** Forget every pair's state, as though no pair had been collided yet: the stick / slip states
+ *  and stick anchors, the measured normal forces and their history, the other joints' loads and
+ *  the warm starts (everything a pair keeps from one step to the next). The next step meets each
+ *  touching pair as a first contact. Materials, pair materials, counters and the bodies met are
+ *  kept; the pairs dropped count in pfOdeCounters.pairs_forgotten. For restarting a world from a
+ *  saved state (a rollback, a benchmark that replays one state): with the bodies' state (and,
+ *  for bitwise repeats, ODE's random seed and the space's geom order) restored, the steps after
+ *  the reset are those a new context takes from that state.
+ *  @param ctx the context
+ *  @param err optional error report (may be NULL): the field and the reason
+ *  @return PF_OK, PF_ERR_NULL or PF_ERR_STATE (called between pf_ode_collide and the end of
+ *          pf_ode_after_step: this step's joints still hold the pairs; nothing is reset) */
+int pf_ode_reset_pairs(pfOdeContext *ctx, pfError *err);
+
 /* ---- per-pair materials ----------------------------------------------------------------- */
 /* A pair table rather than a callback: an entry is validated once, when it is set, with the same
  * errors as pf_ode_set_material (a callback's answer would come back inside pf_ode_collide, in

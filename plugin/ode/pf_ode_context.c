@@ -824,6 +824,34 @@ void pf_ode_forget_geom(pfOdeContext *ctx, dGeomID geom)
     if (s >= 0) mat_remove(ctx, s);
 }
 
+int pf_ode_reset_pairs(pfOdeContext *ctx, pfError *err)
+{
+    clear_err(err);
+    if (!ctx) {
+        set_err(err, PF_ERR_NULL, "ctx", "%s is NULL", 0.0);
+        return PF_ERR_NULL;
+    }
+    /* in flight: collided this step, or stepped and not yet read back (pf_ode_forget_geom) */
+    int in_flight = ctx->before_called;
+    for (int a = 0; a < ctx->alive_count && !in_flight; ++a)
+        in_flight = pf_ode_pair_at(ctx, ctx->alive[a])->seen == ctx->frame;
+    if (in_flight) {
+        set_err(err, PF_ERR_STATE, "pf_ode_after_step",
+                "pairs are in flight: reset them after %s, before the next pf_ode_collide%.0f",
+                0.0);
+        return PF_ERR_STATE;
+    }
+    for (int a = 0; a < ctx->alive_count; ++a)
+        pf_ode_pair_release(ctx, ctx->alive[a]);
+    ctx->alive_count = 0;
+    /* the pool as a new context hands it out, lowest index first: the pairs acquired after a
+     * reset get the same records whatever the pairs were before it */
+    ctx->free_count = 0;
+    for (int k = ctx->pool_size - 1; k >= 0; --k)
+        ctx->free_list[ctx->free_count++] = k;
+    return PF_OK;
+}
+
 /* ---- diagnostics ---------------------------------------------------------------------------- */
 
 int pf_ode_patch_count(const pfOdeContext *ctx)

@@ -25,18 +25,44 @@ void pf_bench_set_only(const char *only)
     g_only = only;
 }
 
-static int g_selected;
+/* The --only list's entries matched by a line, a bit each (pf_bench_unselected). */
+static unsigned long g_matched;
+
+/* The next entry of a comma-separated list after p (NULL: none). */
+static const char *next_entry(const char *p)
+{
+    const char *c = strchr(p, ',');
+    return c ? c + 1 : NULL;
+}
+
+/* Length of the list entry at p. */
+static size_t entry_len(const char *p)
+{
+    const char *c = strchr(p, ',');
+    return c ? (size_t)(c - p) : strlen(p);
+}
 
 int pf_bench_selected(const char *name)
 {
-    int on = !g_only || strcmp(g_only, name) == 0;
-    g_selected += on;
+    int on = !g_only;
+    int k = 0;
+    for (const char *p = g_only; p; p = next_entry(p), ++k)
+        if (entry_len(p) == strlen(name) && strncmp(p, name, entry_len(p)) == 0) {
+            on = 1;
+            if (k < (int)(8 * sizeof g_matched)) g_matched |= 1ul << k;
+        }
     return on;
 }
 
-int pf_bench_selected_count(void)
+const char *pf_bench_unselected(char *buf, size_t size)
 {
-    return g_selected;
+    int k = 0;
+    for (const char *p = g_only; p; p = next_entry(p), ++k)
+        if (k >= (int)(8 * sizeof g_matched) || !(g_matched & (1ul << k))) {
+            snprintf(buf, size, "%.*s", (int)entry_len(p), p);
+            return buf;
+        }
+    return NULL;
 }
 
 int pf_bench_restricted(void)
@@ -77,6 +103,30 @@ static int run_block(pfBenchStepFn step, void *run, int n, pfSceneStepTiming *tm
     return 0;
 }
 
+/* The measured rounds of pf_bench_run_pair and pf_bench_run_replay: prep (may be NULL) before
+ * each block, untimed. */
+static int run_rounds(const char *label, pfBenchStepFn step, pfBenchPrepFn prep, void *stock,
+                      void *patch, int rounds, int per, pfBenchSide *out_stock,
+                      pfBenchSide *out_patch)
+{
+    int rc;
+    for (int r = 0; r < rounds; ++r) {
+        /* alternate which run goes first, so a load change hits both alike */
+        for (int k = 0; k < 2; ++k) {
+            int is_patch = (k == 0) == (r % 2 == 1);
+            pfBenchSide *side = is_patch ? out_patch : out_stock;
+            void *run = is_patch ? patch : stock;
+            if ((g_patch_only && !is_patch) || (g_stock_only && is_patch)) continue;
+            if (prep && (rc = prep(run)) < 0) return rc;
+            rc = run_block(step, run, per, &side->phase[r], &side->step_s[r], &side->patches);
+            if (rc < 0) return rc;
+        }
+        out_stock->rounds = out_patch->rounds = r + 1;
+        fprintf(stderr, "pf-bench: %s round %d/%d done\n", label, r + 1, rounds);
+    }
+    return 0;
+}
+
 int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *patch, int warm,
                       int rounds, int per, pfBenchSide *out_stock, pfBenchSide *out_patch)
 {
@@ -90,20 +140,27 @@ int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *
         return rc;
     if ((rc = run_block(step, patch, g_stock_only ? 0 : warm, &scratch, &wall, NULL)) < 0)
         return rc;
-    for (int r = 0; r < rounds; ++r) {
-        /* alternate which run goes first, so a load change hits both alike */
+    return run_rounds(label, step, NULL, stock, patch, rounds, per, out_stock, out_patch);
+}
+
+int pf_bench_run_replay(const char *label, pfBenchStepFn step, pfBenchPrepFn prep, void *stock,
+                        void *patch, int warm_rounds, int rounds, int per, pfBenchSide *out_stock,
+                        pfBenchSide *out_patch)
+{
+    memset(out_stock, 0, sizeof *out_stock);
+    memset(out_patch, 0, sizeof *out_patch);
+    if (rounds > PF_BENCH_MAX_ROUNDS) rounds = PF_BENCH_MAX_ROUNDS;
+    pfSceneStepTiming scratch = {0};
+    double wall;
+    int rc;
+    for (int w = 0; w < warm_rounds; ++w)
         for (int k = 0; k < 2; ++k) {
-            int is_patch = (k == 0) == (r % 2 == 1);
-            pfBenchSide *side = is_patch ? out_patch : out_stock;
-            if ((g_patch_only && !is_patch) || (g_stock_only && is_patch)) continue;
-            rc = run_block(step, is_patch ? patch : stock, per, &side->phase[r], &side->step_s[r],
-                           &side->patches);
-            if (rc < 0) return rc;
+            void *run = k ? patch : stock;
+            if ((g_patch_only && !k) || (g_stock_only && k)) continue;
+            if ((rc = prep(run)) < 0) return rc;
+            if ((rc = run_block(step, run, per, &scratch, &wall, NULL)) < 0) return rc;
         }
-        out_stock->rounds = out_patch->rounds = r + 1;
-        fprintf(stderr, "pf-bench: %s round %d/%d done\n", label, r + 1, rounds);
-    }
-    return 0;
+    return run_rounds(label, step, prep, stock, patch, rounds, per, out_stock, out_patch);
 }
 
 static int cmp_double(const void *a, const void *b)

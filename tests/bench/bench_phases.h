@@ -7,6 +7,8 @@
 
 #include "pf_scene.h"
 
+#include <stddef.h>
+
 /// Largest number of measured rounds.
 #define PF_BENCH_MAX_ROUNDS 16
 
@@ -28,25 +30,40 @@ typedef struct pfBenchSide {
 int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *patch, int warm,
                       int rounds, int per, pfBenchSide *out_stock, pfBenchSide *out_patch);
 
+/** Make a run ready for its next round, outside the timing (a replay restores its state here);
+ *  returns 0 or a negative status. */
+typedef int (*pfBenchPrepFn)(void *run);
+
+/** pf_bench_run_pair for runs that replay one state: before every round of each run, and before
+ *  each of warm_rounds untimed rounds of it that come first (their allocations and caches then
+ *  settle outside the timing), prep(run) and no step is timed; then the measured rounds,
+ *  interleaved as by pf_bench_run_pair. Returns 0, or the first negative status of prep or
+ *  step. */
+int pf_bench_run_replay(const char *label, pfBenchStepFn step, pfBenchPrepFn prep, void *stock,
+                        void *patch, int warm_rounds, int rounds, int per, pfBenchSide *out_stock,
+                        pfBenchSide *out_patch);
+
 /** Print one JSON line: {"name":name, <extra>, the step times and ratio (fastest round and
  *  median), per-phase us per step and share for both runs (fastest round), cost per body and
  *  step}. extra: preformatted JSON members without surrounding commas ("" for none). */
 void pf_bench_print_pair(const char *name, const char *extra, int bodies, int per,
                          const pfBenchSide *stock, const pfBenchSide *patch);
 
-/** Restrict the pair benchmarks to the line named only (NULL: run all); for profiling one scene
- *  (pf-bench --only NAME). */
+/** Restrict the pair benchmarks to the lines named in only, one name or several separated by
+ *  commas (NULL: run all); for profiling one scene, or comparing a few lines within one run
+ *  (pf-bench --only NAME[,NAME...]). only must outlive the run. */
 void pf_bench_set_only(const char *only);
 /// 1 if the line name is to be run (pf_bench_set_only), else 0; counts the lines selected.
 int pf_bench_selected(const char *name);
+/** After the run: the first name of the --only list that no line matched, copied into buf (size
+ *  bytes) and returned; NULL if every name matched (or no list was set). */
+const char *pf_bench_unselected(char *buf, size_t size);
 /** 1: step only the patch runs and print no pair lines (pf-bench --patch-only, for a profile of
  *  the patch step alone). */
 void pf_bench_set_patch_only(int on);
 /** 1: step only the stock runs and print no pair lines (pf-bench --stock-only: the same profile
  *  of the stock step, to compare with --patch-only's). */
 void pf_bench_set_stock_only(int on);
-/// Number of pf_bench_selected calls that returned 1 (0 after --only with an unknown name).
-int pf_bench_selected_count(void);
 /// 1 if pf_bench_set_only restricted the run to one line.
 int pf_bench_restricted(void);
 

@@ -6,11 +6,18 @@
  * rect_exact, disk_exact <= 2 x disk_pade). Every benchmark runs over the same pre-generated,
  * realistic inputs; rounds are interleaved and the fastest round of each is kept, so load from
  * other processes inflates all of them alike rather than biasing one. Usage:
- *   pf-bench [--quick] [--cpu-clock] [--only NAME]
+ *   pf-bench [--quick] [--cpu-clock] [--only NAME[,NAME...]]
  *     --quick: few evaluations, for the ctest smoke run
  *     --cpu-clock: time with the thread's CPU time instead of the wall clock (shared machines)
- *     --only NAME: only the ODE line NAME (scene_cubes_*, scaling_*, scene_bin_*,
- *                  scene_pyramid_*), e.g. to profile one scene
+ *     --only NAME[,NAME...]: only the ODE lines named (scene_cubes_*, scaling_*, scene_bin_*,
+ *                  scene_pyramid_*, and the fixed-state replays scene_bin_replay_* and
+ *                  scene_pyramid_replay_*), e.g. to profile one scene or to compare a replay
+ *                  with its side-by-side line in one run
+ * The scene lines (bench_scenes.c) come in two kinds: scene_bin_<stepper> and
+ * scene_pyramid_<stepper> step a stock and a patch run side by side from the start, so the bin's
+ * chaotic pile differs between them by the time it is timed; their replays
+ * (scene_bin_replay_<stepper>, scene_pyramid_replay_<stepper>) restore both runs to one saved
+ * state of the stock run before every round (bench_snapshot.h), so both time the same pile.
  *     --patch-only: with --only, step the patch run alone and print nothing (profiling)
  *     --stock-only: with --only, step the stock run alone and print nothing (its profile)
  */
@@ -162,11 +169,15 @@ static void usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: pf-bench [--quick] [--cpu-clock] [--only NAME [--patch-only | --stock-only]]\n"
+        "usage: pf-bench [--quick] [--cpu-clock] [--only NAME[,NAME...] [--patch-only | "
+        "--stock-only]]\n"
         "  prints one JSON object per line; ratios are measured within this run\n"
         "  --cpu-clock: time by the thread's CPU time, not the wall clock (a shared "
-        "machine's load then does not inflate either side)\n  --only NAME: only the ODE line NAME "
-        "(scene_cubes_*, scaling_*, scene_bin_*, scene_pyramid_*)\n  --patch-only: "
+        "machine's load then does not inflate either side)\n  --only NAME[,NAME...]: only the ODE "
+        "lines named "
+        "(scene_cubes_*, scaling_*, scene_bin_*, scene_pyramid_*; the fixed-state replays "
+        "scene_bin_replay_*, scene_pyramid_replay_*: both runs from one saved state each "
+        "round)\n  --patch-only: "
         "with --only, step the patch run alone, print nothing (for profiling)\n"
         "  --stock-only: likewise the stock run alone\n");
 }
@@ -194,8 +205,9 @@ int main(int argc, char **argv)
         pf_bench_set_patch_only(patch_only);
         pf_bench_set_stock_only(stock_only);
         pf_bench_ode(quick);
-        if (pf_bench_selected_count() == 0) {
-            fprintf(stderr, "pf-bench: --only %s: no such line\n", only);
+        char missing[128];
+        if (pf_bench_unselected(missing, sizeof missing)) {
+            fprintf(stderr, "pf-bench: --only %s: no such line\n", missing);
             usage(stderr);
             return 2;
         }

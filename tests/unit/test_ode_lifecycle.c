@@ -842,6 +842,103 @@ START_TEST(test_find_pair_patches_errors_name_the_value)
 }
 END_TEST
 
+/* The body's state, bit for bit: position, quaternion, linear and angular velocity. */
+static void body_state(dBodyID b, double *out)
+{
+    const dReal *p = dBodyGetPosition(b), *q = dBodyGetQuaternion(b);
+    const dReal *v = dBodyGetLinearVel(b), *w = dBodyGetAngularVel(b);
+    for (int k = 0; k < 3; ++k) {
+        out[k] = p[k];
+        out[7 + k] = v[k];
+        out[10 + k] = w[k];
+    }
+    for (int k = 0; k < 4; ++k)
+        out[3 + k] = q[k];
+}
+
+/* A box held on a 0.2 rad incline (mu 0.5), stepped 50 steps; then moved 1 mm down-slope (a
+ * restored state that is not where its stick anchor is) and stepped 20 more. After
+ * pf_ode_reset_pairs the 20 steps are bit for bit those of a new context; without it the pair's
+ * kept anchor pulls the box back up the slope. */
+START_TEST(test_reset_pairs_steps_as_a_new_context)
+{
+    const int quick = _i;
+    pfOdeMaterial mat = pf_ode_test_material(0.5, 0.5);
+    enum { RESET, FRESH, KEPT, RUNS };
+    pfOdeTestScene s[RUNS];
+    double st[RUNS][13];
+    for (int r = 0; r < RUNS; ++r) {
+        pf_ode_test_box(&s[r], 0.1, 0.06, 0.04, 0.5, &mat, quick, 1e-3, 0.2);
+        dRandSetSeed(0);
+        for (int i = 0; i < 50; ++i)
+            pf_ode_test_step(&s[r]);
+        body_state(s[r].body, st[r]);
+        ck_assert_mem_eq(st[r], st[RESET], sizeof st[r]); /* the same run three times */
+        pfOdePatchInfo info;
+        ck_assert_int_eq(pf_ode_find_patch(s[r].pf, s[r].geom, s[r].plane, &info), PF_OK);
+        ck_assert_int_eq(info.state, PF_ODE_STATE_STICK);
+        const dReal *p = dBodyGetPosition(s[r].body);
+        dBodySetPosition(s[r].body, p[0] + 1e-3, p[1], p[2]);
+    }
+    pfError err;
+    ck_assert_int_eq(pf_ode_reset_pairs(s[RESET].pf, &err), PF_OK);
+    ck_assert_int_eq(pf_ode_patch_count(s[RESET].pf), 0);
+    ck_assert_int_eq(pf_ode_get_counters(s[RESET].pf).pairs_forgotten, 1);
+    pf_ode_destroy(s[FRESH].pf);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = pf_ode_test_coupling;
+    ck_assert_int_eq(pf_ode_create(s[FRESH].world, &cfg, &s[FRESH].pf, NULL), PF_OK);
+    ck_assert_int_eq(pf_ode_set_material(s[FRESH].pf, s[FRESH].geom, &mat, NULL), PF_OK);
+    ck_assert_int_eq(pf_ode_set_material(s[FRESH].pf, s[FRESH].plane, &mat, NULL), PF_OK);
+    for (int r = 0; r < RUNS; ++r) {
+        dRandSetSeed(0);
+        for (int i = 0; i < 20; ++i)
+            pf_ode_test_step(&s[r]);
+        body_state(s[r].body, st[r]);
+    }
+    for (int k = 0; k < 13; ++k)
+        ck_assert_msg(memcmp(&st[RESET][k], &st[FRESH][k], sizeof st[RESET][k]) == 0,
+                      "%s: state[%d] %.17g after the reset, %.17g with a new context",
+                      pf_ode_test_stepper_name(quick), k, st[RESET][k], st[FRESH][k]);
+    /* the kept anchor, 1 mm up-slope, pulls the box back at the stuck rows' clamped drift
+     * correction, stick_velocity_tol: 20 steps x 1e-4 m/s x 1 ms = 2 um (half of it asserted) */
+    const double pull = 20 * pf_ode_default_config().stick_velocity_tol * 1e-3;
+    ck_assert_msg(st[FRESH][0] - st[KEPT][0] > 0.5 * pull, "%s: x %.9g kept, %.9g new context",
+                  pf_ode_test_stepper_name(quick), st[KEPT][0], st[FRESH][0]);
+    for (int r = 0; r < RUNS; ++r)
+        pf_ode_test_free(&s[r]);
+}
+END_TEST
+
+/* Between pf_ode_collide and the end of pf_ode_after_step the step's joints hold the pairs: a
+ * reset then is refused and changes nothing. */
+START_TEST(test_reset_pairs_refused_in_flight)
+{
+    pfOdeMaterial mat = pf_ode_default_material();
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, 0.1, 0.06, 0.04, 0.5, &mat, 0, 1e-3, 0.0);
+    for (int i = 0; i < 5; ++i)
+        pf_ode_test_step(&s);
+    pfError err;
+    ck_assert_int_eq(pf_ode_reset_pairs(NULL, &err), PF_ERR_NULL);
+    ck_assert_str_eq(err.field, "ctx");
+    ck_assert_int_eq(pf_ode_collide(s.pf, s.geom, s.plane, s.group), 4);
+    ck_assert_int_eq(pf_ode_reset_pairs(s.pf, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "pf_ode_after_step");
+    ck_assert_int_eq(pf_ode_before_step(s.pf, 1e-3), PF_OK);
+    ck_assert_int_eq(pf_ode_reset_pairs(s.pf, NULL), PF_ERR_STATE);
+    dWorldStep(s.world, 1e-3);
+    ck_assert_int_eq(pf_ode_reset_pairs(s.pf, NULL), PF_ERR_STATE);
+    ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+    dJointGroupEmpty(s.group);
+    ck_assert_int_eq(pf_ode_get_counters(s.pf).pairs_forgotten, 0);
+    ck_assert_int_eq(pf_ode_patch_count(s.pf), 1);
+    ck_assert_int_eq(pf_ode_reset_pairs(s.pf, &err), PF_OK);
+    ck_assert_int_eq(pf_ode_patch_count(s.pf), 0);
+    pf_ode_test_free(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ode_lifecycle");
@@ -867,6 +964,8 @@ static Suite *suite(void)
     tcase_add_test(tc, test_corner_pair_has_two_patches);
     tcase_add_test(tc, test_corner_stock_is_one_patch);
     tcase_add_test(tc, test_find_pair_patches_errors_name_the_value);
+    tcase_add_loop_test(tc, test_reset_pairs_steps_as_a_new_context, 0, 2);
+    tcase_add_test(tc, test_reset_pairs_refused_in_flight);
     suite_add_tcase(s, tc);
     return s;
 }
