@@ -297,16 +297,37 @@ static const double hz_ser_M0[HZ_NS][3] = {
     {-0.0014514266864588488, -0.029754247072406398, 0.022859970311726867},
 };
 
-/* sum_j z^j (t[j][0] + t[j][1] p + t[j][2] p^2) */
-static double hz_series(const double (*t)[3], double z, double p)
+/* The five series sum_j z^j (t[j][0] + t[j][1] p + t[j][2] p^2), t = A, B, Cq, M0, M1, in
+ * out[0..4]. Each of the 15 Horner chains (a table and a power of p) takes the operations one
+ * series alone would, from the highest term down; summed in one loop, the chains' independent
+ * multiply-adds overlap instead of each waiting on its own last step (the series are the
+ * costliest part of a far-CR Hertz evaluation). */
+static void hz_series5(double z, double p, double out[5])
 {
-    double s0 = 0.0, s1 = 0.0, s2 = 0.0;
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0, c0 = 0.0, c1 = 0.0, c2 = 0.0,
+           d0 = 0.0, d1 = 0.0, d2 = 0.0, e0 = 0.0, e1 = 0.0, e2 = 0.0;
     for (int j = HZ_NS - 1; j >= 0; --j) {
-        s0 = s0 * z + t[j][0];
-        s1 = s1 * z + t[j][1];
-        s2 = s2 * z + t[j][2];
+        a0 = a0 * z + hz_ser_A[j][0];
+        a1 = a1 * z + hz_ser_A[j][1];
+        a2 = a2 * z + hz_ser_A[j][2];
+        b0 = b0 * z + hz_ser_B[j][0];
+        b1 = b1 * z + hz_ser_B[j][1];
+        b2 = b2 * z + hz_ser_B[j][2];
+        c0 = c0 * z + hz_ser_Cq[j][0];
+        c1 = c1 * z + hz_ser_Cq[j][1];
+        c2 = c2 * z + hz_ser_Cq[j][2];
+        d0 = d0 * z + hz_ser_M0[j][0];
+        d1 = d1 * z + hz_ser_M0[j][1];
+        d2 = d2 * z + hz_ser_M0[j][2];
+        e0 = e0 * z + hz_ser_M1[j][0];
+        e1 = e1 * z + hz_ser_M1[j][1];
+        e2 = e2 * z + hz_ser_M1[j][2];
     }
-    return s0 + p * (s1 + p * s2);
+    out[0] = a0 + p * (a1 + p * a2);
+    out[1] = b0 + p * (b1 + p * b2);
+    out[2] = c0 + p * (c1 + p * c2);
+    out[3] = d0 + p * (d1 + p * d2);
+    out[4] = e0 + p * (e1 + p * e2);
 }
 
 /* The five potential combinations A, B, C, M0, M1 of case (c) at CR distance c >= 0 and
@@ -327,12 +348,13 @@ static void hertz_potentials(double c, double e, double out[5])
     double p = c * c / (1.0 + lam);
     double mu = sqrt(lam); /* 1/m */
     if (mu > 1.0 / HZ_M_SERIES) {
-        double z = 1.0 / lam, m = 1.0 / mu, sp = sqrt(p * (1.0 + z));
-        out[0] = sp * hz_series(hz_ser_A, z, p);
-        out[1] = m * hz_series(hz_ser_B, z, p);
-        out[2] = m * hz_series(hz_ser_Cq, z, p);
-        out[3] = m * hz_series(hz_ser_M0, z, p);
-        out[4] = sp * hz_series(hz_ser_M1, z, p);
+        double z = 1.0 / lam, m = 1.0 / mu, sp = sqrt(p * (1.0 + z)), ser[5];
+        hz_series5(z, p, ser);
+        out[0] = sp * ser[0];
+        out[1] = m * ser[1];
+        out[2] = m * ser[2];
+        out[3] = m * ser[3];
+        out[4] = sp * ser[4];
         return;
     }
     if (mu < HZ_MU_MIN) mu = HZ_MU_MIN;

@@ -105,6 +105,7 @@ typedef struct proj_state {
     double M[9];     /* S A S F / V, row-major, symmetrised, max |M_ij| = 1 */
     double fs[3];    /* f* = T lambda* / F */
     double heps;     /* eps_t a / V: the scale below which u is linear in q (0 for eps_t = 0) */
+    double fsn;      /* |f*| (norm3), set once f* is */
     double lm[3][3]; /* Cholesky factor of M (the dual objective of the gradient models) */
     int gradient;    /* W = -grad D and kinetic == static model: merit = the dual g */
     int homogeneous; /* eps_t = 0: u is homogeneous of degree 0 in q */
@@ -121,11 +122,19 @@ static double dot3(const double *a, const double *b)
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
+/* fmax(a, b) without the library call (norm3 and solve3 are the most called functions here):
+ * a if a > b or b is a NaN, else b. On magnitudes (no zero of the other sign) that is fmax's value
+ * for every input. */
+static inline double fmax_inline(double a, double b)
+{
+    return (a > b || b != b) ? a : b;
+}
+
 /* Euclidean norm without under- or overflow of the squares (the scaled problem is O(1), but a
  * free wrench 1e-160 of mu N makes q and G that small). */
 static double norm3(const double *a)
 {
-    double m = fmax(fmax(fabs(a[0]), fabs(a[1])), fabs(a[2]));
+    double m = fmax_inline(fmax_inline(fabs(a[0]), fabs(a[1])), fabs(a[2]));
     if (!(m > 0.0) || !isfinite(m)) return m;
     const double r = 1.0 / m; /* m is a normal double here: r is exact enough and finite */
     double x = a[0] * r, y = a[1] * r, z = a[2] * r;
@@ -175,8 +184,7 @@ static int eval_point(proj_state *ps, const double q[3], proj_point *p)
 /* Rounding floor of |G| at p: q - M (c u - f*) is formed from terms of these magnitudes. */
 static double g_floor(const proj_state *ps, const proj_point *p)
 {
-    return PF_PROJECT_FLOOR * DBL_EPSILON *
-           (norm3(p->q) + 3.0 * (ps->c * norm3(p->u) + norm3(ps->fs)));
+    return PF_PROJECT_FLOOR * DBL_EPSILON * (norm3(p->q) + 3.0 * (ps->c * norm3(p->u) + ps->fsn));
 }
 
 /* Solve J x = b (3x3, Gaussian elimination with partial pivoting). Returns 0 if J is singular
@@ -188,7 +196,7 @@ static int solve3(double J[3][3], const double b[3], double x[3])
     for (int i = 0; i < 3; ++i) {
         for (int j = 0; j < 3; ++j) {
             a[i][j] = J[i][j];
-            jmax = fmax(jmax, fabs(J[i][j]));
+            jmax = fmax_inline(jmax, fabs(J[i][j]));
         }
         a[i][3] = b[i];
     }
@@ -222,10 +230,10 @@ static int solve3(double J[3][3], const double b[3], double x[3])
  * otherwise). Returns 0 on budget. */
 static int jacobian(proj_state *ps, const proj_point *p, double J[3][3])
 {
-    double h = PF_PROJECT_FD_STEP * fmax(norm3(p->q), ps->heps);
+    const double r = norm3(p->q);
+    double h = PF_PROJECT_FD_STEP * fmax(r, ps->heps);
     if (!(h > 0.0)) h = PF_PROJECT_FD_STEP;
     double du[3][3]; /* du[i][k] = d u_i / d q_k */
-    double r = norm3(p->q);
     if (ps->homogeneous && r > 0.0 && isfinite(r)) {
         /* u is constant along the ray: Du n = 0, so Du = sum over e1, e2 (orthonormal, normal to
          * n) of (Du e_k) e_k^T, two differences instead of three */
@@ -392,8 +400,7 @@ static int newton(proj_state *ps, proj_point *p, double target)
             slope = dot3(grad, step);
         }
         double t = 1.0, tmerit = merit, tgrad[3] = {0.0, 0.0, 0.0};
-        double round_g =
-            64.0 * DBL_EPSILON * (fabs(merit) + norm3(cur.q) * (norm3(ps->fs) + ps->c));
+        double round_g = 64.0 * DBL_EPSILON * (fabs(merit) + norm3(cur.q) * (ps->fsn + ps->c));
         int accepted = 0, failed = 0, b_full = 1;
         for (int b = 0; b <= PF_PROJECT_BACKTRACKS; ++b) {
             b_full = b_full && b == 0;
@@ -641,6 +648,7 @@ int pf_patch_project(const pfProjectInput *in, pfProjectResult *out, pfError *er
                    (def->rolling_d == 0.0 || (rolling.vx == 0.0 && rolling.vy == 0.0)));
 
     double fsn = norm3(ps.fs);
+    ps.fsn = fsn;
     double mf[3];
     mat_vec(ps.M, ps.fs, mf);
     double gscale = norm3(mf); /* |A free| in the scaled twist metric */

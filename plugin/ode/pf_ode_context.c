@@ -517,11 +517,6 @@ void pf_ode_combine(const pfOdeMaterial *a, const pfOdeMaterial *b, pfOdePairMat
 
 /* ---- pairs ---------------------------------------------------------------------------------- */
 
-pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx)
-{
-    return &ctx->chunks[idx / PF_ODE_CHUNK][idx % PF_ODE_CHUNK];
-}
-
 static uint32_t pair_tag(uint64_t h)
 {
     return (uint32_t)(h >> 32);

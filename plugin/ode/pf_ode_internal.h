@@ -392,7 +392,12 @@ typedef struct pfOdePairMatEntry {
 /* pf_ode_context.c */
 /// Fill err (may be NULL): status, field and a message printf'd from fmt with field and v.
 void pf_ode_set_error(pfError *err, int status, const char *field, const char *fmt, double v);
-pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx);
+/// The pair at pool index idx (0 <= idx < the pool's size). Inline: the pair loops of every
+/// step call it for each pair, and the model and the row code for each patch.
+static inline pfOdePair *pf_ode_pair_at(const pfOdeContext *ctx, int idx)
+{
+    return &ctx->chunks[idx / PF_ODE_CHUNK][idx % PF_ODE_CHUNK];
+}
 /// The pair record of slot `slot` of the geom pair {g1, g2}, in either order: its pool index, or
 /// -1. A geom pair has one record per slot, whichever order it is called in (pfOdePair.g1).
 int pf_ode_pair_lookup(const pfOdeContext *ctx, dGeomID g1, dGeomID g2, int slot);

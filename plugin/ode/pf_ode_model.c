@@ -426,12 +426,17 @@ typedef struct pfOdeModelSlot {
 
 /* The last patch Delassus block built (pf_ode_patch_block_loads), for the pair and the bodies'
  * dynamic flags it was built with: the slip prediction, its implicit fixed point and the explicit
- * driving part each read it (pf_ode_patch_delassus). */
+ * driving part each read it (pf_ode_patch_delassus). With it the loads it was built for and its
+ * accelerations under them: a sliding patch's stopping test, its hold test and its slip
+ * prediction each ask for the block under the same loads (a function of the models, the frame
+ * and the loads alone, so an equal key gives the same numbers). */
 typedef struct pfOdeBlockSlot {
     const pfOdePair *p;
     int dyn1, dyn2;
     unsigned long epoch; /* the model_epoch it was built in (0: empty) */
     double A[9];
+    double loads[12]; /* f1, t1, f2, t2 (a side that is not dynamic: zeros) */
+    double af[3], araw[3];
 } pfOdeBlockSlot;
 
 struct pfOdeModelCache {
@@ -753,6 +758,24 @@ void pf_ode_patch_block_loads(const pfOdeContext *ctx, const pfOdePair *p, int d
                               const double *f1, const double *t1, const double *f2,
                               const double *t2, double *A, double *af, double *araw)
 {
+    /* the key: the loads of the dynamic sides, bit for bit (memcmp) */
+    double key[12] = {0.0};
+    if (dyn1) {
+        memcpy(key, f1, 3 * sizeof *key);
+        memcpy(key + 3, t1, 3 * sizeof *key);
+    }
+    if (dyn2) {
+        memcpy(key + 6, f2, 3 * sizeof *key);
+        memcpy(key + 9, t2, 3 * sizeof *key);
+    }
+    struct pfOdeModelCache *mc = model_cache(ctx);
+    if (mc && mc->block.epoch == ctx->model_epoch && mc->block.p == p && mc->block.dyn1 == dyn1 &&
+        mc->block.dyn2 == dyn2 && memcmp(mc->block.loads, key, sizeof key) == 0) {
+        memcpy(A, mc->block.A, sizeof mc->block.A);
+        memcpy(af, mc->block.af, sizeof mc->block.af);
+        memcpy(araw, mc->block.araw, sizeof mc->block.araw);
+        return;
+    }
     pfOdeBodyModel bm;
     memset(A, 0, 9 * sizeof *A);
     af[0] = af[1] = af[2] = 0.0;
@@ -766,13 +789,15 @@ void pf_ode_patch_block_loads(const pfOdeContext *ctx, const pfOdePair *p, int d
         pf_ode_model_patch_block(&bm, p, f2, t2, -1.0, A, af, araw);
     }
     /* (A does not depend on the loads: it is pf_ode_patch_delassus's block) */
-    struct pfOdeModelCache *mc = model_cache(ctx);
     if (mc) {
         mc->block.p = p;
         mc->block.dyn1 = dyn1;
         mc->block.dyn2 = dyn2;
         mc->block.epoch = ctx->model_epoch;
         memcpy(mc->block.A, A, sizeof mc->block.A);
+        memcpy(mc->block.loads, key, sizeof key);
+        memcpy(mc->block.af, af, sizeof mc->block.af);
+        memcpy(mc->block.araw, araw, sizeof mc->block.araw);
     }
 }
 

@@ -203,7 +203,8 @@ void pf_ode_patch_free_accel(const pfOdeContext *ctx, const pfOdePair *p, int dy
 /** The patch's Delassus block (as pf_ode_patch_delassus), frictionless acceleration and that
  *  acceleration without the constraints: pf_ode_model_patch_block for body 1, then body 2. Within
  *  one pf_ode_before_step or pf_ode_after_step call the block is kept for the pair's next
- *  pf_ode_patch_delassus with the same flags (the block does not depend on the loads).
+ *  pf_ode_patch_delassus with the same flags (the block does not depend on the loads), and the
+ *  three outputs for its next call with the same flags and the same loads bit for bit.
  *  @param ctx  the context (may be NULL if neither body has joints)
  *  @param p    the pair
  *  @param dyn1 body 1 is dynamic
