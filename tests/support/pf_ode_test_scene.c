@@ -13,13 +13,18 @@ static void near(void *data, dGeomID a, dGeomID b)
     pf_ode_collide(s->pf, a, b, s->group);
 }
 
-/* World, space, plane z = 0, one body and the adapter context; gravity tilted by incline. */
-static void scene_setup(pfOdeTestScene *s, int quick, double dt, double incline)
+static void ensure_ode(void)
 {
     if (!ode_ready) {
         dInitODE2(0);
         ode_ready = 1;
     }
+}
+
+/* World, space, plane z = 0, one body and the adapter context; gravity tilted by incline. */
+static void scene_setup(pfOdeTestScene *s, int quick, double dt, double incline)
+{
+    ensure_ode();
     memset(s, 0, sizeof *s);
     s->quick = quick;
     s->dt = dt;
@@ -108,4 +113,39 @@ pfOdeMaterial pf_ode_test_material(double mu_s, double mu_k)
     m.mu_s = mu_s;
     m.mu_k = mu_k;
     return m;
+}
+
+void pf_ode_test_mesh_world(pfOdeTestMeshWorld *s, pfOdeMode mode, const double *v, int nv,
+                            const dTriIndex *idx, int ni)
+{
+    ck_assert(nv > 0 && nv <= PF_ODE_TEST_MESH_MAXV && ni > 0 && ni <= PF_ODE_TEST_MESH_MAXI);
+    ensure_ode();
+    memset(s, 0, sizeof *s);
+    memcpy(s->v, v, 3 * (size_t)nv * sizeof s->v[0]);
+    memcpy(s->idx, idx, (size_t)ni * sizeof s->idx[0]);
+    s->world = dWorldCreate();
+    dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
+    s->space = dHashSpaceCreate(0);
+    s->group = dJointGroupCreate(0);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = PF_ODE_COUPLING_ADAPTER;
+    ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
+    pfOdeMaterial m = pf_ode_default_material();
+    m.mode = mode;
+    ck_assert_int_eq(pf_ode_set_default_material(s->pf, &m, NULL), PF_OK);
+    s->data = dGeomTriMeshDataCreate();
+    dGeomTriMeshDataBuildDouble(s->data, s->v, 3 * sizeof(double), nv, s->idx, ni,
+                                3 * sizeof(dTriIndex));
+    s->mesh = dCreateTriMesh(s->space, s->data, NULL, NULL, NULL);
+}
+
+void pf_ode_test_mesh_world_free(pfOdeTestMeshWorld *s)
+{
+    pf_ode_destroy(s->pf);
+    dJointGroupDestroy(s->group);
+    dGeomDestroy(s->mesh); /* before its data */
+    dGeomTriMeshDataDestroy(s->data);
+    dSpaceDestroy(s->space); /* and the box in it */
+    dWorldDestroy(s->world);
+    memset(s, 0, sizeof *s);
 }

@@ -47,4 +47,31 @@ void pf_ode_test_free(pfOdeTestScene *s);
 /// Planar displacement of the body from (x0, y0) [m].
 double pf_ode_test_planar_dist(const pfOdeTestScene *s, double x0, double y0);
 
+/// Largest mesh pf_ode_test_mesh_world keeps (vertices, triangle indices).
+#define PF_ODE_TEST_MESH_MAXV 8
+#define PF_ODE_TEST_MESH_MAXI 36
+
+/// A world with one static trimesh and room for one dynamic box (the test places it).
+typedef struct pfOdeTestMeshWorld {
+    dWorldID world;
+    dSpaceID space;
+    dJointGroupID group;
+    pfOdeContext *pf;
+    double v[3 * PF_ODE_TEST_MESH_MAXV];  ///< the mesh's vertices (ODE keeps a pointer to them)
+    dTriIndex idx[PF_ODE_TEST_MESH_MAXI]; ///< and its triangles
+    dTriMeshDataID data;
+    dGeomID mesh;
+    dBodyID body; ///< the test's box body (0 until it makes one)
+    dGeomID box;  ///< and its geom, in space
+} pfOdeTestMeshWorld;
+
+/** A world with gravity PF_ODE_TEST_G along -z, a hash space, a contact group and an adapter
+ *  context (adapter coupling, default material in the given mode), and one static trimesh of nv
+ *  vertices v (x, y, z each) and ni triangle indices idx, at the origin. nv and ni are at most
+ *  PF_ODE_TEST_MESH_MAXV and PF_ODE_TEST_MESH_MAXI. */
+void pf_ode_test_mesh_world(pfOdeTestMeshWorld *s, pfOdeMode mode, const double *v, int nv,
+                            const dTriIndex *idx, int ni);
+/// Destroy everything (the box too).
+void pf_ode_test_mesh_world_free(pfOdeTestMeshWorld *s);
+
 #endif

@@ -12,6 +12,7 @@
  * Expected, counted here from dCollide's own output: in the patch modes the pair's patch has one
  * contact per distinct point (equal normals, positions within 1e-12 m) and the counter
  * merged_contacts grows by the rest; in STOCK mode every contact of the collider stays. */
+#include "pf_ode_test_scene.h"
 #include "pf_test_support.h"
 
 #include <check.h>
@@ -36,41 +37,19 @@ static const double box_q[4] = {-0.56751488475562872, -0.10920564685773437, -0.7
                                 0.17927609299256547};
 static const double box_l[3] = {0.093649139779868704, 0.098479879654612065, 0.068445331395667663};
 
-typedef struct DupScene {
-    double v[8 * 3];
-    dTriIndex idx[36];
-    dWorldID world;
-    dSpaceID space;
-    dJointGroupID group;
-    dTriMeshDataID data;
-    dGeomID mesh, box;
-    dBodyID body;
-    pfOdeContext *pf;
-} DupScene;
+typedef pfOdeTestMeshWorld DupScene;
 
 static void dup_make(DupScene *s, pfOdeMode mode)
 {
-    dInitODE2(0);
+    double v[8 * 3];
+    dTriIndex idx[36];
     for (int i = 0; i < 8; ++i)
         for (int k = 0; k < 3; ++k)
-            s->v[3 * i + k] = ((i >> k) & 1) ? 0.5 * CUBE : -0.5 * CUBE;
+            v[3 * i + k] = ((i >> k) & 1) ? 0.5 * CUBE : -0.5 * CUBE;
     for (int t = 0; t < 12; ++t)
         for (int k = 0; k < 3; ++k)
-            s->idx[3 * t + k] = (dTriIndex)tri[t][k];
-    s->world = dWorldCreate();
-    dWorldSetGravity(s->world, 0, 0, -9.81);
-    s->space = dHashSpaceCreate(0);
-    s->group = dJointGroupCreate(0);
-    pfOdeConfig cfg = pf_ode_default_config();
-    cfg.coupling = PF_ODE_COUPLING_ADAPTER;
-    ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
-    pfOdeMaterial m = pf_ode_default_material();
-    m.mode = mode;
-    ck_assert_int_eq(pf_ode_set_default_material(s->pf, &m, NULL), PF_OK);
-    s->data = dGeomTriMeshDataCreate();
-    dGeomTriMeshDataBuildDouble(s->data, s->v, 3 * sizeof(double), 8, s->idx, 36,
-                                3 * sizeof(dTriIndex));
-    s->mesh = dCreateTriMesh(s->space, s->data, NULL, NULL, NULL);
+            idx[3 * t + k] = (dTriIndex)tri[t][k];
+    pf_ode_test_mesh_world(s, mode, v, 8, idx, 36);
     dGeomSetPosition(s->mesh, mesh_p[0], mesh_p[1], mesh_p[2]);
     dQuaternion q = {mesh_q[0], mesh_q[1], mesh_q[2], mesh_q[3]};
     dGeomSetQuaternion(s->mesh, q);
@@ -87,13 +66,7 @@ static void dup_make(DupScene *s, pfOdeMode mode)
 
 static void dup_free(DupScene *s)
 {
-    pf_ode_destroy(s->pf);
-    dJointGroupDestroy(s->group);
-    dGeomDestroy(s->mesh);
-    dGeomDestroy(s->box);
-    dGeomTriMeshDataDestroy(s->data);
-    dSpaceDestroy(s->space);
-    dWorldDestroy(s->world);
+    pf_ode_test_mesh_world_free(s);
 }
 
 /* the collider's contacts for (mesh, box), the order the bin met them in, and how many of them

@@ -695,15 +695,7 @@ END_TEST
  * A box in the corner of one concave trimesh (floor z = 0 and wall x = 0 in one geom): its pair
  * has two patches, which every per-pair path must treat as a pair's. */
 
-typedef struct cornerscene {
-    dWorldID world;
-    dSpaceID space;
-    dJointGroupID group;
-    pfOdeContext *pf;
-    dTriMeshDataID data;
-    dGeomID mesh, box;
-    dBodyID body;
-} cornerscene;
+typedef pfOdeTestMeshWorld cornerscene;
 
 static const double corner_v[6][3] = {{0, -1, 0}, {0.5, -1, 0}, {0.5, 1, 0},
                                       {0, 1, 0},  {0, -1, 0.3}, {0, 1, 0.3}};
@@ -711,34 +703,15 @@ static const dTriIndex corner_i[12] = {0, 1, 2, 0, 2, 3, 0, 5, 4, 0, 3, 5};
 
 static void corner_make(cornerscene *s, pfOdeMode mode)
 {
-    ensure_ode();
-    s->world = dWorldCreate();
-    dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
-    s->space = dHashSpaceCreate(0);
-    s->group = dJointGroupCreate(0);
     /* the adapter's coupling: the sibling rules (P51a, P51b) are the adapter's rows */
-    pfOdeConfig cfg = pf_ode_default_config();
-    cfg.coupling = PF_ODE_COUPLING_ADAPTER;
-    ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
-    pfOdeMaterial m = pf_ode_default_material();
-    m.mode = mode;
-    ck_assert_int_eq(pf_ode_set_default_material(s->pf, &m, NULL), PF_OK);
-    s->data = dGeomTriMeshDataCreate();
-    dGeomTriMeshDataBuildDouble(s->data, corner_v, 3 * sizeof(double), 6, corner_i, 12,
-                                3 * sizeof(dTriIndex));
-    s->mesh = dCreateTriMesh(s->space, s->data, NULL, NULL, NULL);
+    pf_ode_test_mesh_world(s, mode, &corner_v[0][0], 6, corner_i, 12);
     /* touching the wall, 0.5 mm above the floor: pressed into the wall while it lands */
     s->body = add_box(s->world, s->space, 0.1, 0.1, 0.1, 1.0, 0.05, 0, 0.05 + 5e-4, &s->box);
 }
 
 static void corner_free(cornerscene *s)
 {
-    pf_ode_destroy(s->pf);
-    dJointGroupDestroy(s->group);
-    dGeomDestroy(s->mesh);
-    dGeomTriMeshDataDestroy(s->data);
-    dSpaceDestroy(s->space);
-    dWorldDestroy(s->world);
+    pf_ode_test_mesh_world_free(s);
 }
 
 static void corner_step(cornerscene *s, int collide_twice)
