@@ -127,12 +127,18 @@ static int run_rounds(const char *label, pfBenchStepFn step, pfBenchPrepFn prep,
     return 0;
 }
 
-int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *patch, int warm,
-                      int rounds, int per, pfBenchSide *out_stock, pfBenchSide *out_patch)
+/* Both sides cleared, and the rounds within PF_BENCH_MAX_ROUNDS. */
+static int begin_sides(int rounds, pfBenchSide *out_stock, pfBenchSide *out_patch)
 {
     memset(out_stock, 0, sizeof *out_stock);
     memset(out_patch, 0, sizeof *out_patch);
-    if (rounds > PF_BENCH_MAX_ROUNDS) rounds = PF_BENCH_MAX_ROUNDS;
+    return rounds > PF_BENCH_MAX_ROUNDS ? PF_BENCH_MAX_ROUNDS : rounds;
+}
+
+int pf_bench_run_pair(const char *label, pfBenchStepFn step, void *stock, void *patch, int warm,
+                      int rounds, int per, pfBenchSide *out_stock, pfBenchSide *out_patch)
+{
+    rounds = begin_sides(rounds, out_stock, out_patch);
     pfSceneStepTiming scratch = {0};
     double wall;
     int rc;
@@ -147,9 +153,7 @@ int pf_bench_run_replay(const char *label, pfBenchStepFn step, pfBenchPrepFn pre
                         void *patch, int warm_rounds, int rounds, int per, pfBenchSide *out_stock,
                         pfBenchSide *out_patch)
 {
-    memset(out_stock, 0, sizeof *out_stock);
-    memset(out_patch, 0, sizeof *out_patch);
-    if (rounds > PF_BENCH_MAX_ROUNDS) rounds = PF_BENCH_MAX_ROUNDS;
+    rounds = begin_sides(rounds, out_stock, out_patch);
     pfSceneStepTiming scratch = {0};
     double wall;
     int rc;

@@ -58,6 +58,25 @@ static int scene_step(void *run, pfSceneStepTiming *tm)
     return pf_ode_patch_count(pf_scene_ode_context(s));
 }
 
+/* The JSON members a scene line adds to pf_bench_print_pair's: the scene, its stepper and step,
+ * the warm-up, and for a replay line (lead_in >= 0) the replay's own. */
+static void scene_extra(char *buf, size_t size, const char *scene, const char *case_name,
+                        const pfSceneParam *kv, double dt, int warm, int lead_in, const char *what)
+{
+    const int q = kv[1].value[0] == 'q'; /* "quick" / "world" */
+    char replay[64] = "", lead[64] = "";
+    if (lead_in >= 0) {
+        snprintf(replay, sizeof replay, "\"replay\":\"stock_snapshot\",");
+        snprintf(lead, sizeof lead, "\"lead_in_steps\":%d,", lead_in);
+    }
+    snprintf(buf, size,
+             "\"scene\":\"%s\",\"case\":\"%s\",\"stepper\":\"%s\",\"iterations\":%s,"
+             "\"dt\":%g,\"coupling\":\"adapter\",%s\"warmup_steps\":%d,%s\"sim_time_start\":%g,"
+             "\"what\":\"%s\"",
+             scene, case_name, q ? "quickstep" : "worldstep", q ? "20" : "null", dt, replay, warm,
+             lead, (warm + (lead_in > 0 ? lead_in : 0)) * dt, what);
+}
+
 static void scene_pair(const char *name, const char *scene, const char *case_name,
                        const pfSceneParam *kv, int nkv, int bodies, const char *what, int warm,
                        int rounds, int per)
@@ -73,15 +92,9 @@ static void scene_pair(const char *name, const char *scene, const char *case_nam
     }
     pfBenchSide ss, sp;
     if (pf_bench_run_pair(name, scene_step, st, pa, warm, rounds, per, &ss, &sp) == 0) {
-        char extra[512];
-        const char *stepper = kv[1].value; /* "quick" / "world" */
-        int q = stepper[0] == 'q';
-        snprintf(extra, sizeof extra,
-                 "\"scene\":\"%s\",\"case\":\"%s\",\"stepper\":\"%s\",\"iterations\":%s,"
-                 "\"dt\":%g,\"coupling\":\"adapter\",\"warmup_steps\":%d,\"sim_time_start\":%g,"
-                 "\"what\":\"%s\"",
-                 scene, case_name, q ? "quickstep" : "worldstep", q ? "20" : "null",
-                 pf_scene_default_dt(st), warm, warm * pf_scene_default_dt(st), what);
+        char extra[640];
+        scene_extra(extra, sizeof extra, scene, case_name, kv, pf_scene_default_dt(st), warm, -1,
+                    what);
         pf_bench_print_pair(name, extra, bodies, per, &ss, &sp);
     }
     pf_scene_destroy(st);
@@ -154,15 +167,8 @@ static void scene_replay(const char *name, const char *scene, const char *case_n
     if (rc >= 0 && pf_bench_run_replay(name, replay_step, replay_prep, &rs, &rp, 1, rounds, per,
                                        &ss, &sp) == 0) {
         char extra[640];
-        const char *stepper = kv[1].value; /* "quick" / "world" */
-        int q = stepper[0] == 'q';
-        snprintf(extra, sizeof extra,
-                 "\"scene\":\"%s\",\"case\":\"%s\",\"stepper\":\"%s\",\"iterations\":%s,"
-                 "\"dt\":%g,\"coupling\":\"adapter\",\"replay\":\"stock_snapshot\","
-                 "\"warmup_steps\":%d,\"lead_in_steps\":%d,\"sim_time_start\":%g,\"what\":\"%s\"",
-                 scene, case_name, q ? "quickstep" : "worldstep", q ? "20" : "null",
-                 pf_scene_default_dt(st), warm, REPLAY_LEAD_IN,
-                 (warm + REPLAY_LEAD_IN) * pf_scene_default_dt(st), what);
+        scene_extra(extra, sizeof extra, scene, case_name, kv, pf_scene_default_dt(st), warm,
+                    REPLAY_LEAD_IN, what);
         pf_bench_print_pair(name, extra, bodies, per, &ss, &sp);
     }
     pf_scene_destroy(st);
