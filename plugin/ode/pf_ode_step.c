@@ -2106,6 +2106,19 @@ static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f
     }
 }
 
+/* The feedback of the pair's joint that carries its explicit friction (drive_wrenches), where
+ * other pairs read their loads (pf_ode_load_sum): the friction joint; else the patch joint (the
+ * in-solver coupling, whose drive is the rolling rows' explicit moment); else the angular rows'
+ * joint where it acts on both bodies. NULL: none of them this step (the pair's own wrench then
+ * takes the drive directly). */
+static dJointFeedback *drive_feedback(pfOdePair *p)
+{
+    if (p->step.has_fric) return &p->step.fb_fric;
+    if (p->step.solver_joint) return &p->step.fb_patch;
+    if (p->step.has_spin && !p->step.held) return &p->step.fb_spin;
+    return NULL;
+}
+
 int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
 {
     if (err) memset(err, 0, sizeof *err);
@@ -2138,14 +2151,14 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     dWorldGetGravity(ctx->world, g);
     failed_islands(ctx);
     /* each pair's explicit friction (drive_components, drive_rolling: body forces in no joint)
-     * into its friction joint's feedback, where it has one: the other pairs' loads
+     * into the feedback of one of its joints (drive_feedback): the other pairs' loads
      * (pf_ode_load_sum) read joint feedback, and would miss it; the pair's own wrench below then
      * reads it there too */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        if (!p->step.has_drive || !p->step.has_fric || p->step.lcp_failed) continue;
-        drive_wrenches(p, p->step.fb_fric.f1, p->step.fb_fric.t1, p->step.fb_fric.f2,
-                       p->step.fb_fric.t2);
+        dJointFeedback *fb = drive_feedback(p);
+        if (!p->step.has_drive || !fb || p->step.lcp_failed) continue;
+        drive_wrenches(p, fb->f1, fb->t1, fb->f2, fb->t2);
     }
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
@@ -2249,7 +2262,12 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
                 add3(to2, t);
             } else {
                 add3(T, t);
-                if (!p->step.held) add3(to2, p->step.fb_spin.t2);
+                if (!p->step.held) {
+                    /* (an angular motor's own forces are zero: a drive carried here) */
+                    add3(F, p->step.fb_spin.f1);
+                    add3(fo2, p->step.fb_spin.f2);
+                    add3(to2, p->step.fb_spin.t2);
+                }
             }
         }
         if (p->step.solver_joint) {
@@ -2272,8 +2290,8 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         /* ODE's feedback torque t1 is about G at the start of the step (the Jacobians are built
          * there); the post-step position would add (G1 - G0) x F = dt v x F to M_c */
         const double *G = p->step.pre_G1;
-        /* the explicit part where no friction joint's feedback holds it (above) */
-        if (p->step.has_drive && !p->step.has_fric) drive_wrenches(p, F, T, fo2, to2);
+        /* the explicit part where no joint's feedback holds it (drive_feedback, above) */
+        if (p->step.has_drive && !drive_feedback(p)) drive_wrenches(p, F, T, fo2, to2);
         for (int k = 0; k < 3; ++k) {
             fo1[k] += F[k];
             to1[k] += T[k] - T_off[k];

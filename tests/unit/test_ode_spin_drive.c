@@ -14,7 +14,9 @@
  *
  * The same ball on a box that rests on the ground: the joints' feedback on the box, which the
  * box's own pair reads as its loads (pf_ode_load_sum), must hold the whole wrench of the ball's
- * patch, its explicit part too. The reference is the ball's momentum balance over the step. */
+ * patch, its explicit part too. The reference is the ball's momentum balance over the step. On
+ * the patched ODE also with the in-solver coupling, whose explicit part is the rolling moment
+ * (P18) of a ball launched with backspin as well. */
 #include "pf_ode_internal.h"
 #include "pf_ode_test_scene.h"
 #include "pf_test_support.h"
@@ -151,81 +153,118 @@ static void feedback_between(dBodyID b, dBodyID other, double f[3], double t[3])
     }
 }
 
+/* The same sum over the joints of pair p that other pairs read as loads, on body b: with the
+ * in-solver coupling the patch joint is parked (detached) at the end of pf_ode_after_step, so
+ * after the step its feedback is read from the pair: the patch joint, the angular rows, the
+ * friction joint and the off-plane contacts, each where the pair had it this step. */
+static void pair_feedback(const pfOdePair *p, dBodyID b, double f[3], double t[3])
+{
+    f[0] = f[1] = f[2] = t[0] = t[1] = t[2] = 0.0;
+    const dJointFeedback *fb[3 + PF_ODE_MAX_CONTACTS];
+    int n = 0;
+    if (p->step.solver_joint) fb[n++] = &p->step.fb_patch;
+    if (p->step.has_spin) fb[n++] = &p->step.fb_spin;
+    if (p->step.has_fric) fb[n++] = &p->step.fb_fric;
+    for (int i = 0; i < p->step.noff; ++i)
+        fb[n++] = &p->step.fb_off[i];
+    ck_assert_int_eq(p->step.held, 0); /* (the angular rows act on both bodies) */
+    const int first = p->step.b1 == b; /* the joints are attached (b1, b2) */
+    for (int i = 0; i < n; ++i)
+        for (int k = 0; k < 3; ++k) {
+            f[k] += first ? fb[i]->f1[k] : fb[i]->f2[k];
+            t[k] += first ? fb[i]->t1[k] : fb[i]->t2[k];
+        }
+}
+
 START_TEST(test_drive_reaches_the_other_pairs_loads)
 {
     const pfOdeCoupling saved = pf_ode_test_coupling;
-    pf_ode_test_coupling = PF_ODE_COUPLING_ADAPTER; /* the drive is the adapter's rows' part */
     const double I = 0.4 * BM * BR * BR;
-    for (int quick = 0; quick < 2; ++quick)
-        for (int k = 0; k < 2; ++k) {
-            const double dt = DTS[k];
-            pfOdeMaterial mat = drive_material();
-            pfOdeTestScene s;
-            pf_ode_test_box(&s, BOX_L, BOX_L, BOX_H, BOX_M, &mat, quick, dt, 0.0);
-            dBodyID ball = dBodyCreate(s.world);
-            dMass m;
-            dMassSetSphereTotal(&m, BM, BR);
-            dBodySetMass(ball, &m);
-            dBodySetPosition(ball, -0.05, 0, BOX_H - 1e-5 + BR - 1e-6); /* 1 um into the box top */
-            dGeomID gball = dCreateSphere(s.space, BR);
-            dGeomSetBody(gball, ball);
-            ck_assert_int_eq(pf_ode_set_material(s.pf, gball, &mat, NULL), PF_OK);
-            int drives = 0;
-            for (int i = 0; i < SETTLE + STEPS; ++i) {
-                if (i == SETTLE) {
-                    dBodySetLinearVel(ball, V0, 0, 0);
-                    dBodySetAngularVel(ball, WX0, 0, 0);
-                }
-                double v0[3], w0[3], Gb[3], Gx[3];
-                for (int c = 0; c < 3; ++c) {
-                    v0[c] = dBodyGetLinearVel(ball)[c];
-                    w0[c] = dBodyGetAngularVel(ball)[c];
-                    Gb[c] = dBodyGetPosition(ball)[c];
-                    Gx[c] = dBodyGetPosition(s.body)[c];
-                }
-                dSpaceCollide(s.space, &s, ball_on_box_near);
-                ck_assert_int_eq(pf_ode_before_step(s.pf, dt), PF_OK);
-                if (quick)
-                    dWorldQuickStep(s.world, dt);
-                else
-                    dWorldStep(s.world, dt);
-                ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
-                if (i >= SETTLE) {
-                    int idx = pf_ode_pair_lookup(s.pf, gball, s.geom, 0);
-                    ck_assert_int_ge(idx, 0);
-                    drives += pf_ode_pair_at(s.pf, idx)->step.has_drive;
-                    /* the ball's contact wrench (about its centre) from its momentum change */
-                    double Fb[3], Tb[3], g[3] = {0, 0, -PF_ODE_TEST_G};
-                    for (int c = 0; c < 3; ++c) {
-                        Fb[c] = BM * ((dBodyGetLinearVel(ball)[c] - v0[c]) / dt - g[c]);
-                        Tb[c] = I * (dBodyGetAngularVel(ball)[c] - w0[c]) / dt;
+    /* the adapter's coupling, and on the patched ODE the in-solver one, whose drive is the
+     * rolling rows' explicit part */
+    const int couplings = pf_ode_solver_coupling_available() ? 2 : 1;
+    for (int cp = 0; cp < couplings; ++cp)
+        for (int quick = 0; quick < 2; ++quick)
+            for (int k = 0; k < 2; ++k) {
+                pf_ode_test_coupling = cp ? PF_ODE_COUPLING_SOLVER : PF_ODE_COUPLING_ADAPTER;
+                const double dt = DTS[k];
+                pfOdeMaterial mat = drive_material();
+                pfOdeTestScene s;
+                pf_ode_test_box(&s, BOX_L, BOX_L, BOX_H, BOX_M, &mat, quick, dt, 0.0);
+                dBodyID ball = dBodyCreate(s.world);
+                dMass m;
+                dMassSetSphereTotal(&m, BM, BR);
+                dBodySetMass(ball, &m);
+                dBodySetPosition(ball, -0.05, 0,
+                                 BOX_H - 1e-5 + BR - 1e-6); /* 1 um into the box top */
+                dGeomID gball = dCreateSphere(s.space, BR);
+                dGeomSetBody(gball, ball);
+                ck_assert_int_eq(pf_ode_set_material(s.pf, gball, &mat, NULL), PF_OK);
+                int drives = 0;
+                for (int i = 0; i < SETTLE + STEPS; ++i) {
+                    if (i == SETTLE) {
+                        dBodySetLinearVel(ball, V0, 0, 0);
+                        /* in-solver: with backspin as well, so that the rolling moment (P18)
+                         * acts along the relative rolling spin (a row could only oppose it) and
+                         * is applied explicitly, that coupling's drive */
+                        dBodySetAngularVel(ball, WX0, cp ? -V0 / BR : 0.0, 0);
                     }
-                    /* its opposite on the box, about the box's centre: -Tb + (Gb - Gx) x (-Fb) */
-                    double r[3] = {Gb[0] - Gx[0], Gb[1] - Gx[1], Gb[2] - Gx[2]};
-                    double fe[3] = {-Fb[0], -Fb[1], -Fb[2]};
-                    double te[3] = {-Tb[0] + r[1] * fe[2] - r[2] * fe[1],
-                                    -Tb[1] + r[2] * fe[0] - r[0] * fe[2],
-                                    -Tb[2] + r[0] * fe[1] - r[1] * fe[0]};
-                    double f[3], t[3];
-                    feedback_between(s.body, ball, f, t);
-                    double fs = sqrt(fe[0] * fe[0] + fe[1] * fe[1] + fe[2] * fe[2]);
-                    double ts = sqrt(te[0] * te[0] + te[1] * te[1] + te[2] * te[2]);
-                    printf("drive into loads %s dt=%g step %d: box's feedback from the ball "
-                           "f (%.6e %.6e %.6e) t (%.6e %.6e %.6e), momentum balance f (%.6e "
-                           "%.6e %.6e) t (%.6e %.6e %.6e), drive %d\n",
-                           pf_ode_test_stepper_name(quick), dt, i - SETTLE + 1, f[0], f[1], f[2],
-                           t[0], t[1], t[2], fe[0], fe[1], fe[2], te[0], te[1], te[2],
-                           pf_ode_pair_at(s.pf, idx)->step.has_drive);
+                    double v0[3], w0[3], Gb[3], Gx[3];
                     for (int c = 0; c < 3; ++c) {
-                        ck_assert_double_eq_tol(f[c], fe[c], LOAD_REL_TOL * fs);
-                        ck_assert_double_eq_tol(t[c], te[c], LOAD_REL_TOL * (ts + BR * fs));
+                        v0[c] = dBodyGetLinearVel(ball)[c];
+                        w0[c] = dBodyGetAngularVel(ball)[c];
+                        Gb[c] = dBodyGetPosition(ball)[c];
+                        Gx[c] = dBodyGetPosition(s.body)[c];
                     }
+                    dSpaceCollide(s.space, &s, ball_on_box_near);
+                    ck_assert_int_eq(pf_ode_before_step(s.pf, dt), PF_OK);
+                    if (quick)
+                        dWorldQuickStep(s.world, dt);
+                    else
+                        dWorldStep(s.world, dt);
+                    ck_assert_int_eq(pf_ode_after_step(s.pf), PF_OK);
+                    if (i >= SETTLE) {
+                        int idx = pf_ode_pair_lookup(s.pf, gball, s.geom, 0);
+                        ck_assert_int_ge(idx, 0);
+                        drives += pf_ode_pair_at(s.pf, idx)->step.has_drive;
+                        /* the ball's contact wrench (about its centre) from its momentum change */
+                        double Fb[3], Tb[3], g[3] = {0, 0, -PF_ODE_TEST_G};
+                        for (int c = 0; c < 3; ++c) {
+                            Fb[c] = BM * ((dBodyGetLinearVel(ball)[c] - v0[c]) / dt - g[c]);
+                            Tb[c] = I * (dBodyGetAngularVel(ball)[c] - w0[c]) / dt;
+                        }
+                        /* its opposite on the box, about the box's centre: -Tb + (Gb - Gx) x (-Fb)
+                         */
+                        double r[3] = {Gb[0] - Gx[0], Gb[1] - Gx[1], Gb[2] - Gx[2]};
+                        double fe[3] = {-Fb[0], -Fb[1], -Fb[2]};
+                        double te[3] = {-Tb[0] + r[1] * fe[2] - r[2] * fe[1],
+                                        -Tb[1] + r[2] * fe[0] - r[0] * fe[2],
+                                        -Tb[2] + r[0] * fe[1] - r[1] * fe[0]};
+                        double f[3], t[3];
+                        if (cp)
+                            pair_feedback(pf_ode_pair_at(s.pf, idx), s.body, f, t);
+                        else
+                            feedback_between(s.body, ball, f, t);
+                        double fs = sqrt(fe[0] * fe[0] + fe[1] * fe[1] + fe[2] * fe[2]);
+                        double ts = sqrt(te[0] * te[0] + te[1] * te[1] + te[2] * te[2]);
+                        printf("drive into loads %s %s dt=%g step %d: box's feedback from the ball "
+                               "f (%.6e %.6e %.6e) t (%.6e %.6e %.6e), momentum balance f (%.6e "
+                               "%.6e %.6e) t (%.6e %.6e %.6e), drive %d\n",
+                               cp ? "solver" : "adapter", pf_ode_test_stepper_name(quick), dt,
+                               i - SETTLE + 1, f[0], f[1], f[2], t[0], t[1], t[2], fe[0], fe[1],
+                               fe[2], te[0], te[1], te[2],
+                               pf_ode_pair_at(s.pf, idx)->step.has_drive);
+                        for (int c = 0; c < 3; ++c) {
+                            ck_assert_double_eq_tol(f[c], fe[c], LOAD_REL_TOL * fs);
+                            ck_assert_double_eq_tol(t[c], te[c], LOAD_REL_TOL * (ts + BR * fs));
+                        }
+                    }
+                    dJointGroupEmpty(s.group);
                 }
-                dJointGroupEmpty(s.group);
+                ck_assert_msg(drives > 0, "%s coupling, %s, dt = %g: no step with a drive",
+                              cp ? "in-solver" : "adapter", pf_ode_test_stepper_name(quick), dt);
+                pf_ode_test_free(&s);
             }
-            ck_assert_int_gt(drives, 0); /* the case holds a drive at all */
-            pf_ode_test_free(&s);
-        }
     pf_ode_test_coupling = saved;
 }
 END_TEST
