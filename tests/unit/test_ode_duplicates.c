@@ -64,11 +64,6 @@ static void dup_make(DupScene *s, pfOdeMode mode)
     dGeomSetBody(s->box, s->body);
 }
 
-static void dup_free(DupScene *s)
-{
-    pf_ode_test_mesh_world_free(s);
-}
-
 /* the collider's contacts for (mesh, box), the order the bin met them in, and how many of them
  * are distinct: a contact is a repeat of an earlier one with the same normal whose position is
  * within SAME_POINT */
@@ -107,7 +102,7 @@ START_TEST(test_repeated_points_are_one_contact)
         ck_assert_int_eq(pf_ode_find_patch(s.pf, s.mesh, s.box, &info), PF_OK);
         ck_assert_int_eq(info.contact_count, distinct);
         ck_assert_int_eq(pf_ode_get_counters(s.pf).merged_contacts, raw - distinct);
-        dup_free(&s);
+        pf_ode_test_mesh_world_free(&s);
     }
 }
 END_TEST
@@ -124,7 +119,7 @@ START_TEST(test_stock_keeps_the_colliders_contacts)
         contacts += dJointGetType(dBodyGetJoint(s.body, i)) == dJointTypeContact;
     ck_assert_int_eq(contacts, raw);
     ck_assert_int_eq(pf_ode_get_counters(s.pf).merged_contacts, 0);
-    dup_free(&s);
+    pf_ode_test_mesh_world_free(&s);
 }
 END_TEST
 

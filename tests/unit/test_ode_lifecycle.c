@@ -709,11 +709,6 @@ static void corner_make(cornerscene *s, pfOdeMode mode)
     s->body = add_box(s->world, s->space, 0.1, 0.1, 0.1, 1.0, 0.05, 0, 0.05 + 5e-4, &s->box);
 }
 
-static void corner_free(cornerscene *s)
-{
-    pf_ode_test_mesh_world_free(s);
-}
-
 static void corner_step(cornerscene *s, int collide_twice)
 {
     dBodyAddForce(s->body, -2.5, 0, 0);
@@ -778,7 +773,7 @@ START_TEST(test_corner_pair_has_two_patches)
     ck_assert_int_eq(pf_ode_patch_count(s.pf), 0);
     ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 4, NULL), 0);
     ck_assert_int_eq(pf_ode_find_patch(s.pf, s.mesh, s.box, pi), PF_ERR_RANGE);
-    corner_free(&s);
+    pf_ode_test_mesh_world_free(&s);
 }
 END_TEST
 
@@ -791,7 +786,7 @@ START_TEST(test_corner_stock_is_one_patch)
     pfOdePatchInfo pi[PF_ODE_MAX_PAIR_PATCHES];
     ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 4, NULL), 1);
     ck_assert_int_eq(pi[0].slot, 0);
-    corner_free(&s);
+    pf_ode_test_mesh_world_free(&s);
 }
 END_TEST
 
@@ -811,7 +806,7 @@ START_TEST(test_find_pair_patches_errors_name_the_value)
     ck_assert_int_eq(pf_ode_find_pair_patches(NULL, s.mesh, s.box, pi, 1, &err), PF_ERR_NULL);
     ck_assert_str_eq(err.field, "ctx");
     ck_assert_int_eq(pf_ode_find_pair_patches(s.pf, s.mesh, s.box, pi, 1, &err), 0);
-    corner_free(&s);
+    pf_ode_test_mesh_world_free(&s);
 }
 END_TEST
 
