@@ -60,6 +60,8 @@ typedef struct pfOdePairPersist {
     double anchor1[3], anchor2[3];    ///< stick anchor: body-1 local point, body-2 local or world
     double axis1[3], axis2[3];        ///< stick anchor: patch x in body-1 / body-2 (or world) frame
     double nrm1[3], nrm2[3];          ///< stick anchor: patch z in body-1 / body-2 (or world) frame
+    double roll_drift[3]; ///< a round contact's slip since it stuck, integrated (world) [m] (P36b)
+    double roll_spin;     ///< and its spin about the normal since then [rad]
     /* QuickStep's leakage at a stuck patch (pf_ode_step.c, leak_bias), since it stuck */
     double drift_prev[3]; ///< the anchor drift d at the last step (world) [m]
     double corr_prev[3];  ///< the friction rows' drift correction of the last step (world) [m/s]

@@ -1096,6 +1096,25 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     dBodyID b1 = p->step.b1, b2 = p->step.b2;
     const double N = in->N, dt = in->dt, tol = ctx->cfg.stick_velocity_tol;
     const double mu_s = p->persist.mat.mu_s;
+    /* A round contact (a Hertz disk, a line, a point) travels over its bodies as they roll: the
+     * material points that touched when it stuck part without any slip, by the distance rolled,
+     * and a correction toward them dragged a rolling ball back to where it first touched (at
+     * stick_velocity_tol under dWorldStep; under QuickStep, where the correction follows the
+     * drift's steady growth as leakage, at 8e-3 m/s, stopping it early). Its drift is therefore
+     * the slip itself, integrated at the contact (P36b): the twist before this step is the
+     * relative velocity at the patch centre with which the bodies moved through the last step.
+     * A face's patch stays on both faces while stuck, and keeps its anchor points, which carry no
+     * integration error. */
+    const int rolls = p->step.kind != PF_ODE_KIND_PATCH;
+    if (dec->prev != PF_ODE_STATE_STICK) {
+        memset(p->persist.roll_drift, 0, sizeof p->persist.roll_drift);
+        p->persist.roll_spin = 0.0;
+    } else if (rolls) {
+        const double h = p->persist.surf_dt > 0.0 ? p->persist.surf_dt : dt;
+        for (int k = 0; k < 3; ++k)
+            p->persist.roll_drift[k] += h * (in->tw.vx * x[k] + in->tw.vy * y[k]);
+        p->persist.roll_spin += h * in->tw.w;
+    }
     if (dec->prev != PF_ODE_STATE_STICK) {
         /* anchor the patch where it stuck */
         to_body_point(b1, c, p->persist.anchor1);
@@ -1131,6 +1150,10 @@ static void stick_rows(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in,
     double u21[3];
     pf_ode_cross(u2, u1, u21);
     double theta = atan2(pf_ode_dot(u21, n), pf_ode_dot(u2, u1));
+    if (rolls) {
+        memcpy(d, p->persist.roll_drift, sizeof d);
+        theta = p->persist.roll_spin;
+    }
     double dxp = pf_ode_dot(d, x), dyp = pf_ode_dot(d, y);
     p->step.info.drift = hypot(dxp, dyp);
     double g = ctx->cfg.drift_gain / dt;

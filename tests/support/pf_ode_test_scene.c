@@ -6,6 +6,7 @@
 
 static int ode_ready;
 pfOdeCoupling pf_ode_test_coupling = PF_ODE_COUPLING_AUTO;
+int pf_ode_test_declare_stepper = 0;
 
 static void near(void *data, dGeomID a, dGeomID b)
 {
@@ -39,6 +40,8 @@ static void scene_setup(pfOdeTestScene *s, int quick, double dt, double incline)
     s->body = dBodyCreate(s->world);
     pfOdeConfig cfg = pf_ode_default_config();
     cfg.coupling = pf_ode_test_coupling;
+    if (pf_ode_test_declare_stepper)
+        cfg.stepper = quick ? PF_ODE_STEPPER_QUICK : PF_ODE_STEPPER_WORLD;
     ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
 }
 

@@ -21,6 +21,9 @@ typedef struct pfOdeTestScene {
 /// The coupling of the contexts the scenes below create (default PF_ODE_COUPLING_AUTO: the
 /// in-solver one on the patched ODE); a test of the adapter's own rows sets ADAPTER.
 extern pfOdeCoupling pf_ode_test_coupling;
+/// 1: the contexts the scenes below create declare their stepper (pfOdeConfig.stepper QUICK or
+/// WORLD, as the user of QuickStep is told to); 0 (default): left unspecified.
+extern int pf_ode_test_declare_stepper;
 /// The step sizes every adapter test runs (1e-4, 1e-3, 5e-3: fine, typical, coarse) [s].
 extern const double PF_ODE_TEST_DTS[3];
 /// "QuickStep" or "WorldStep", for messages.
