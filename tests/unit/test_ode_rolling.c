@@ -105,6 +105,48 @@ START_TEST(test_cylinder_keeps_rolling)
 }
 END_TEST
 
+/* A ball rolled to rest by angular damping stays where it stops. ODE damps a body after the
+ * solver, so each step of the roll the contact slips by w R times the damping: integrated over
+ * the roll that slip was 8e-3 m (dt 5 ms, damping 5 dt, from a user's scene), and once the ball
+ * stopped the drift correction rolled it back towards the point where it first stuck, at
+ * stick_velocity_tol. The drift counts only from where the contact stops travelling. Asserted:
+ * the ball never moves backwards (v_x >= -1e-8 m/s) and is at rest after 10 s (|v| <= 1e-6 m/s;
+ * before: -1e-4 m/s under dWorldStep). */
+START_TEST(test_damped_ball_stays_where_it_stops)
+{
+    pf_ode_test_declare_stepper = 1;
+    const double dts[2] = {1e-3, 5e-3};
+    for (int quick = 0; quick < 2; ++quick)
+        for (int k = 0; k < 2; ++k) {
+            const double dt = dts[k];
+            pfOdeMaterial mat = pf_ode_test_material(0.8, 0.8);
+            pfOdeTestScene s;
+            pf_ode_test_sphere(&s, R, 1.0, &mat, &mat, quick, dt);
+            dBodySetLinearVel(s.body, V0, 0, 0);
+            dBodySetAngularVel(s.body, 0, V0 / R, 0);
+            dBodySetAngularDamping(s.body, 5.0 * dt);
+            dBodySetAngularDampingThreshold(s.body, 0.0);
+            double vmin = V0;
+            while (s.time < 10.0 - 0.5 * dt) {
+                pf_ode_test_step(&s);
+                vmin = fmin(vmin, (double)dBodyGetLinearVel(s.body)[0]);
+            }
+            const double v = dBodyGetLinearVel(s.body)[0];
+            printf(
+                "damped ball %s dt %g ms: at x = %.6f m after 10 s, v %.3g m/s, slowest v_x %.3g "
+                "m/s\n",
+                pf_ode_test_stepper_name(quick), dt * 1e3, (double)dBodyGetPosition(s.body)[0], v,
+                vmin);
+            ck_assert_msg(vmin >= -1e-8, "%s dt %g: moved backwards at %.3g m/s",
+                          pf_ode_test_stepper_name(quick), dt, vmin);
+            ck_assert_msg(fabs(v) <= 1e-6, "%s dt %g: v %.3g after 10 s",
+                          pf_ode_test_stepper_name(quick), dt, v);
+            pf_ode_test_free(&s);
+        }
+    pf_ode_test_declare_stepper = 0;
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ode_rolling");
@@ -112,6 +154,7 @@ static Suite *suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_ball_keeps_rolling);
     tcase_add_test(tc, test_cylinder_keeps_rolling);
+    tcase_add_test(tc, test_damped_ball_stays_where_it_stops);
     suite_add_tcase(s, tc);
     return s;
 }
