@@ -231,7 +231,7 @@ typedef struct pfOdeConfig {
     double drift_gain;         ///< fraction of the stick drift corrected per step, (0, 1]
                                ///< (default 1: the anchor is restored in one step)
     double stock_mu_kinetic;   ///< STOCK mode uses mu_k if nonzero, mu_s if 0 (default 0)
-    int initial_pair_capacity; ///< pairs preallocated at creation, >= 1 (default 64)
+    int initial_pair_capacity; ///< pairs preallocated at creation, in [1, 2^24] (default 64)
     pfOdeCoupling coupling;    ///< where friction meets the normal force (default AUTO)
     pfOdeStepper stepper;      ///< the stepper the world is advanced with (default UNSPECIFIED)
 } pfOdeConfig;

@@ -89,16 +89,17 @@ int pf_ode_material_validate(const pfOdeMaterial *m, pfError *err)
     CHECK_RANGE("mu_s", m->mu_s, m->mu_s <= PF_ODE_MU_MAX, "must be <= 1e6");
     if (m->mode != PF_ODE_MODE_EXACT && m->mode != PF_ODE_MODE_PADE &&
         m->mode != PF_ODE_MODE_STOCK) {
-        set_err(err, PF_ERR_ENUM, "mode", "%s = %g is not a pfOdeMode", (double)m->mode);
+        set_err(err, PF_ERR_ENUM, "mode", "%s = %g is not a pfOdeMode", (double)(int)m->mode);
         return PF_ERR_ENUM;
     }
     if (m->criterion != PF_ODE_CRITERION_CA && m->criterion != PF_ODE_CRITERION_LIMIT) {
         set_err(err, PF_ERR_ENUM, "criterion", "%s = %g is not a pfOdeCriterion (ca or limit)",
-                (double)m->criterion);
+                (double)(int)m->criterion);
         return PF_ERR_ENUM;
     }
     if (m->source != PF_ODE_PATCH_AUTO && m->source != PF_ODE_PATCH_FIXED) {
-        set_err(err, PF_ERR_ENUM, "source", "%s = %g is not a pfOdePatchSource", (double)m->source);
+        set_err(err, PF_ERR_ENUM, "source", "%s = %g is not a pfOdePatchSource",
+                (double)(int)m->source);
         return PF_ERR_ENUM;
     }
     CHECK_FINITE("hertz_radius", m->hertz_radius);
@@ -202,7 +203,7 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
     }
     if ((ctx->mat_count + 1) * 2 > ctx->mat_cap) {
         if (mat_grow(ctx) != PF_OK) {
-            set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory%.0f", 0.0);
+            set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory", 0.0);
             return PF_ERR_NO_MEMORY;
         }
     }
@@ -213,7 +214,7 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
         pfOdeMatOwner *no = realloc(ctx->mat_owner, (size_t)ncap * sizeof *no);
         if (no) ctx->mat_owner = no;
         if (!nm || !no) {
-            set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory%.0f", 0.0);
+            set_err(err, PF_ERR_NO_MEMORY, "material", "%s table: out of memory", 0.0);
             return PF_ERR_NO_MEMORY;
         }
         ctx->mats_cap = ncap;
@@ -689,25 +690,27 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     if (c.coupling != PF_ODE_COUPLING_AUTO && c.coupling != PF_ODE_COUPLING_ADAPTER &&
         c.coupling != PF_ODE_COUPLING_SOLVER) {
         set_err(err, PF_ERR_ENUM, "coupling",
-                "%s = %g is not a pfOdeCoupling (AUTO, ADAPTER or SOLVER)", (double)c.coupling);
+                "%s = %g is not a pfOdeCoupling (AUTO, ADAPTER or SOLVER)",
+                (double)(int)c.coupling);
         return PF_ERR_ENUM;
     }
     if (c.stepper != PF_ODE_STEPPER_UNSPECIFIED && c.stepper != PF_ODE_STEPPER_WORLD &&
         c.stepper != PF_ODE_STEPPER_QUICK) {
         set_err(err, PF_ERR_ENUM, "stepper",
-                "%s = %g is not a pfOdeStepper (UNSPECIFIED, WORLD or QUICK)", (double)c.stepper);
+                "%s = %g is not a pfOdeStepper (UNSPECIFIED, WORLD or QUICK)",
+                (double)(int)c.stepper);
         return PF_ERR_ENUM;
     }
     if (c.coupling == PF_ODE_COUPLING_SOLVER && !pf_ode_solver_coupling_available()) {
         set_err(err, PF_ERR_RANGE, "coupling",
                 "%s = SOLVER (%.0f) needs an ODE built with patches/ (-DPF_WITH_PATCHED_ODE=ON)",
-                (double)c.coupling);
+                (double)(int)c.coupling);
         return PF_ERR_RANGE;
     }
 
     pfOdeContext *ctx = calloc(1, sizeof *ctx);
     if (!ctx) {
-        set_err(err, PF_ERR_NO_MEMORY, "ctx", "%s: out of memory%.0f", 0.0);
+        set_err(err, PF_ERR_NO_MEMORY, "ctx", "%s: out of memory", 0.0);
         return PF_ERR_NO_MEMORY;
     }
     ctx->world = world;
@@ -727,7 +730,7 @@ int pf_ode_create(dWorldID world, const pfOdeConfig *cfg, pfOdeContext **out, pf
     if (st == PF_OK) st = rehash_pairs(ctx, hcap);
     if (st != PF_OK) {
         pf_ode_destroy(ctx);
-        set_err(err, PF_ERR_NO_MEMORY, "ctx", "%s: out of memory%.0f", 0.0);
+        set_err(err, PF_ERR_NO_MEMORY, "ctx", "%s: out of memory", 0.0);
         return PF_ERR_NO_MEMORY;
     }
     *out = ctx;
@@ -832,8 +835,7 @@ int pf_ode_reset_pairs(pfOdeContext *ctx, pfError *err)
         in_flight = pf_ode_pair_at(ctx, ctx->alive[a])->seen == ctx->frame;
     if (in_flight) {
         set_err(err, PF_ERR_STATE, "pf_ode_after_step",
-                "pairs are in flight: reset them after %s, before the next pf_ode_collide%.0f",
-                0.0);
+                "pairs are in flight: reset them after %s, before the next pf_ode_collide", 0.0);
         return PF_ERR_STATE;
     }
     for (int a = 0; a < ctx->alive_count; ++a)

@@ -1753,7 +1753,7 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
         ctx->near_no_group = 0;
         pf_ode_set_error(err, PF_ERR_STATE, "contact_group",
                          "%s is not set: pf_ode_near_callback created no contacts this step "
-                         "(call pf_ode_set_contact_group first)%.0f",
+                         "(call pf_ode_set_contact_group first)",
                          0.0);
         return PF_ERR_STATE;
     }
@@ -2169,7 +2169,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
     }
     if (!ctx->before_called) {
         pf_ode_set_error(err, PF_ERR_STATE, "pf_ode_before_step",
-                         "%s was not called since the last pf_ode_after_step: no step to read%.0f",
+                         "%s was not called since the last pf_ode_after_step: no step to read",
                          0.0);
         return PF_ERR_STATE;
     }

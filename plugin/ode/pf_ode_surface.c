@@ -183,7 +183,10 @@ int pf_ode_set_pair_material(pfOdeContext *ctx, dGeomID a, dGeomID b, const pfOd
         return PF_ERR_NULL;
     }
     if (a == b) {
-        fail(err, PF_ERR_RANGE, "b", "(the same geom as a): a pair needs two geoms", 0.0);
+        fail(err, PF_ERR_RANGE, "b", "", 0.0);
+        if (err)
+            snprintf(err->message, sizeof err->message,
+                     "b is the same geom as a: a pair needs two geoms");
         return PF_ERR_RANGE;
     }
     int st = pf_ode_material_validate(m, err);

@@ -320,6 +320,68 @@ START_TEST(test_extreme_values_no_nan)
 }
 END_TEST
 
+/* Every message names its value or says what was wrong, with nothing after it: a message with
+ * no value of its own read "... no step to read0", and a negative enum "stepper = 4.29497e+09". */
+START_TEST(test_error_messages_exact)
+{
+    ensure_ode();
+    dWorldID w = dWorldCreate();
+    dSpaceID space = dSimpleSpaceCreate(0);
+    dGeomID a = dCreateSphere(space, 0.1), b = dCreateSphere(space, 0.1);
+    pfOdeContext *pf = NULL;
+    pfError err;
+    ck_assert_int_eq(pf_ode_create(w, NULL, &pf, &err), PF_OK);
+
+    ck_assert_int_eq(pf_ode_after_step_ex(pf, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "pf_ode_before_step");
+    ck_assert_str_eq(err.message, "pf_ode_before_step was not called since the last "
+                                  "pf_ode_after_step: no step to read");
+
+    pf_ode_near_callback(pf, a, b); /* no contact group set */
+    ck_assert_int_eq(pf_ode_before_step_ex(pf, 1e-3, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "contact_group");
+    ck_assert_str_eq(err.message, "contact_group is not set: pf_ode_near_callback created no "
+                                  "contacts this step (call pf_ode_set_contact_group first)");
+    ck_assert_int_eq(pf_ode_reset_pairs(pf, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.message, "pairs are in flight: reset them after pf_ode_after_step, "
+                                  "before the next pf_ode_collide");
+    ck_assert_int_eq(pf_ode_after_step_ex(pf, &err), PF_OK);
+
+    pfOdeMaterial m = pf_ode_default_material();
+    ck_assert_int_eq(pf_ode_set_pair_material(pf, a, a, &m, &err), PF_ERR_RANGE);
+    ck_assert_str_eq(err.field, "b");
+    ck_assert_str_eq(err.message, "b is the same geom as a: a pair needs two geoms");
+
+    m.source = (pfOdePatchSource)-1;
+    ck_assert_int_eq(pf_ode_set_material(pf, a, &m, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.message, "source = -1 is not a pfOdePatchSource");
+    m = pf_ode_default_material();
+    m.mode = (pfOdeMode)-2;
+    ck_assert_int_eq(pf_ode_set_material(pf, a, &m, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.message, "mode = -2 is not a pfOdeMode");
+    m = pf_ode_default_material();
+    m.criterion = (pfOdeCriterion)-4;
+    ck_assert_int_eq(pf_ode_set_material(pf, a, &m, &err), PF_ERR_ENUM);
+    ck_assert_ptr_nonnull(strstr(err.message, "criterion = -4 "));
+
+    pfOdeConfig cfg = pf_ode_default_config();
+    pfOdeContext *bad = NULL;
+    cfg.stepper = (pfOdeStepper)-3;
+    ck_assert_int_eq(pf_ode_create(w, &cfg, &bad, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.message,
+                     "stepper = -3 is not a pfOdeStepper (UNSPECIFIED, WORLD or QUICK)");
+    cfg = pf_ode_default_config();
+    cfg.coupling = (pfOdeCoupling)-1;
+    ck_assert_int_eq(pf_ode_create(w, &cfg, &bad, &err), PF_ERR_ENUM);
+    ck_assert_str_eq(err.message, "coupling = -1 is not a pfOdeCoupling (AUTO, ADAPTER or SOLVER)");
+    ck_assert_ptr_null(bad);
+
+    pf_ode_destroy(pf);
+    dSpaceDestroy(space);
+    dWorldDestroy(w);
+}
+END_TEST
+
 static Suite *suite(void)
 {
     Suite *s = suite_create("ode_api");
@@ -331,6 +393,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_shapes_from_geometry);
     tcase_add_test(tc, test_pair_forgotten_and_no_steady_allocation);
     tcase_add_test(tc, test_extreme_values_no_nan);
+    tcase_add_test(tc, test_error_messages_exact);
     suite_add_tcase(s, tc);
     return s;
 }
