@@ -37,71 +37,64 @@ static void roll(pfOdeTestScene *s, double *v, double *slip)
     *slip = lv[0] - av[1] * R;
 }
 
-START_TEST(test_ball_keeps_rolling)
+/* The steps every case runs [s], each under both steppers (declared, main). */
+static const double DTS[2] = {1e-3, 5e-3};
+
+/* The ball of pf_ode_test_sphere as a cylinder lying on its side: ODE's cylinder axis is its
+ * local z, turned onto y, so it rolls along x on a line contact. */
+static void make_cylinder(pfOdeTestScene *s, const pfOdeMaterial *mat)
 {
-    pf_ode_test_declare_stepper = 1;
-    const double dts[2] = {1e-3, 5e-3};
+    const double len = 0.1;
+    pf_ode_forget_geom(s->pf, s->geom);
+    dGeomDestroy(s->geom);
+    s->geom = dCreateCylinder(s->space, R, len);
+    dGeomSetBody(s->geom, s->body);
+    pf_ode_set_material(s->pf, s->geom, mat, NULL);
+    dMass m;
+    dMassSetCylinderTotal(&m, 1.0, 3, R, len);
+    dBodySetMass(s->body, &m);
+    dMatrix3 rot;
+    dRFromAxisAndAngle(rot, 1, 0, 0, M_PI / 2);
+    dBodySetRotation(s->body, rot);
+    dBodySetPosition(s->body, 0, 0, R - 1e-6);
+}
+
+/* A ball (cylinder = 0) or a cylinder launched rolling keeps rolling: both steppers, both dt. */
+static void keeps_rolling(int cylinder)
+{
+    const char *name = cylinder ? "cylinder" : "ball";
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 2; ++k) {
             pfOdeMaterial mat = pf_ode_test_material(0.8, 0.8);
             pfOdeTestScene s;
-            pf_ode_test_sphere(&s, R, 1.0, &mat, &mat, quick, dts[k]);
+            pf_ode_test_sphere(&s, R, 1.0, &mat, &mat, quick, DTS[k]);
+            if (cylinder) make_cylinder(&s, &mat);
             double v, slip;
             roll(&s, &v, &slip);
             pfOdeCounters c = pf_ode_get_counters(s.pf);
-            printf("ball %s dt %g ms: v %.9f m/s after %.0f s (launched at %g), slip v - w R = "
-                   "%.3g m/s, %lld stick patch-steps of %lld\n",
-                   pf_ode_test_stepper_name(quick), dts[k] * 1e3, v, T_ROLL, V0, slip,
-                   c.stick_steps, c.patches);
-            ck_assert_msg(fabs(v - V0) <= 1e-5 * V0, "%s dt %g: v %.9g",
-                          pf_ode_test_stepper_name(quick), dts[k], v);
-            ck_assert_msg(fabs(slip) <= 1e-6, "%s dt %g: slip %.3g",
-                          pf_ode_test_stepper_name(quick), dts[k], slip);
+            printf("%s %s dt %g ms: v %.9f m/s after %.0f s (launched at %g), slip v - w R = "
+                   "%.3g m/s, %lld stick patch-steps of %lld, %lld line patch-steps\n",
+                   name, pf_ode_test_stepper_name(quick), DTS[k] * 1e3, v, T_ROLL, V0, slip,
+                   c.stick_steps, c.patches, c.line_patches);
+            ck_assert_msg(fabs(v - V0) <= 1e-5 * V0, "%s %s dt %g: v %.9g", name,
+                          pf_ode_test_stepper_name(quick), DTS[k], v);
+            ck_assert_msg(fabs(slip) <= 1e-6, "%s %s dt %g: slip %.3g", name,
+                          pf_ode_test_stepper_name(quick), DTS[k], slip);
             ck_assert_int_gt(c.stick_steps, 0);
+            if (cylinder) ck_assert_int_gt(c.line_patches, 0);
             pf_ode_test_free(&s);
         }
-    pf_ode_test_declare_stepper = 0;
+}
+
+START_TEST(test_ball_keeps_rolling)
+{
+    keeps_rolling(0);
 }
 END_TEST
 
-/* A cylinder lying on its side (axis along y, a line contact) rolling along x. */
 START_TEST(test_cylinder_keeps_rolling)
 {
-    pf_ode_test_declare_stepper = 1;
-    const double dts[2] = {1e-3, 5e-3}, len = 0.1;
-    for (int quick = 0; quick < 2; ++quick)
-        for (int k = 0; k < 2; ++k) {
-            pfOdeMaterial mat = pf_ode_test_material(0.8, 0.8);
-            pfOdeTestScene s;
-            pf_ode_test_sphere(&s, R, 1.0, &mat, &mat, quick, dts[k]);
-            /* the same body as a cylinder: ODE's cylinder axis is its local z, turned onto y */
-            pf_ode_forget_geom(s.pf, s.geom);
-            dGeomDestroy(s.geom);
-            s.geom = dCreateCylinder(s.space, R, len);
-            dGeomSetBody(s.geom, s.body);
-            pf_ode_set_material(s.pf, s.geom, &mat, NULL);
-            dMass m;
-            dMassSetCylinderTotal(&m, 1.0, 3, R, len);
-            dBodySetMass(s.body, &m);
-            dMatrix3 rot;
-            dRFromAxisAndAngle(rot, 1, 0, 0, M_PI / 2);
-            dBodySetRotation(s.body, rot);
-            dBodySetPosition(s.body, 0, 0, R - 1e-6);
-            double v, slip;
-            roll(&s, &v, &slip);
-            pfOdeCounters c = pf_ode_get_counters(s.pf);
-            printf("cylinder %s dt %g ms: v %.9f m/s after %.0f s (launched at %g), slip v - w R "
-                   "= %.3g m/s, %lld stick patch-steps of %lld, %lld line patch-steps\n",
-                   pf_ode_test_stepper_name(quick), dts[k] * 1e3, v, T_ROLL, V0, slip,
-                   c.stick_steps, c.patches, c.line_patches);
-            ck_assert_msg(fabs(v - V0) <= 1e-5 * V0, "%s dt %g: v %.9g",
-                          pf_ode_test_stepper_name(quick), dts[k], v);
-            ck_assert_msg(fabs(slip) <= 1e-6, "%s dt %g: slip %.3g",
-                          pf_ode_test_stepper_name(quick), dts[k], slip);
-            ck_assert_int_gt(c.stick_steps, 0);
-            pf_ode_test_free(&s);
-        }
-    pf_ode_test_declare_stepper = 0;
+    keeps_rolling(1);
 }
 END_TEST
 
@@ -114,11 +107,9 @@ END_TEST
  * before: -1e-4 m/s under dWorldStep). */
 START_TEST(test_damped_ball_stays_where_it_stops)
 {
-    pf_ode_test_declare_stepper = 1;
-    const double dts[2] = {1e-3, 5e-3};
     for (int quick = 0; quick < 2; ++quick)
         for (int k = 0; k < 2; ++k) {
-            const double dt = dts[k];
+            const double dt = DTS[k];
             pfOdeMaterial mat = pf_ode_test_material(0.8, 0.8);
             pfOdeTestScene s;
             pf_ode_test_sphere(&s, R, 1.0, &mat, &mat, quick, dt);
@@ -143,7 +134,6 @@ START_TEST(test_damped_ball_stays_where_it_stops)
                           pf_ode_test_stepper_name(quick), dt, v);
             pf_ode_test_free(&s);
         }
-    pf_ode_test_declare_stepper = 0;
 }
 END_TEST
 
@@ -161,6 +151,7 @@ static Suite *suite(void)
 
 int main(void)
 {
+    pf_ode_test_declare_stepper = 1; /* as QuickStep's users are told to */
     SRunner *r = srunner_create(suite());
     srunner_run_all(r, CK_NORMAL);
     int failed = srunner_ntests_failed(r);
