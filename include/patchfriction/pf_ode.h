@@ -221,7 +221,10 @@ typedef enum pfOdeStepper {
                                     ///< findex rows by the current normal force in every sweep);
                                     ///< a stuck member of a held group (a bar between fingertips
                                     ///< on sliders) gets its spin and rolling rows on the held
-                                    ///< body alone (docs/architecture.md)
+                                    ///< body alone; a stuck rectangular face rests on the face
+                                    ///< rows (docs/physics.md P36c); a stuck patch's drift
+                                    ///< correction follows QuickStep's leakage (P36a)
+                                    ///< (docs/architecture.md)
 } pfOdeStepper;
 
 /// Context-wide settings. Get defaults from pf_ode_default_config().
@@ -477,8 +480,9 @@ typedef struct pfOdePatchInfo {
     double point_normal_force[PF_ODE_MAX_CONTACTS]; ///< normal force of each contact point in
                                                     ///< the last step, from its joint's feedback
                                                     ///< [N]; 0 past contact_count, and 0 with
-                                                    ///< the in-solver coupling (one joint: only
-                                                    ///< the sum normal_force_measured is known)
+                                                    ///< the in-solver coupling and with the
+                                                    ///< face rows (one row: only the sum
+                                                    ///< normal_force_measured is known)
 } pfOdePatchInfo;
 
 /// Counters since creation (or pf_ode_reset_counters).
@@ -526,6 +530,11 @@ typedef struct pfOdeCounters {
                                  ///< contacts in the same step (same point and normal to
                                  ///< rounding, as ODE's trimesh colliders report at a shared edge
                                  ///< or vertex); patch modes only (pf_ode_collide)
+    long long face_patches;      ///< stuck patch-steps whose normal support was the face rows:
+                                 ///< one normal row at the centre of a rectangle and two tilt
+                                 ///< rows bounded by the moment its pressure can carry, in place
+                                 ///< of a row per contact point (docs/physics.md P36c; declared
+                                 ///< PF_ODE_STEPPER_QUICK only)
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).

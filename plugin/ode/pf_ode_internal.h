@@ -129,6 +129,7 @@ typedef struct pfOdePairStep {
     dJointFeedback fb_fric, fb_spin;
     int has_fric, has_spin;
     pfOdeGeomKind kind;
+    int face;       ///< the normal support went as face rows this step (fb[0] holds it)
     int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
     double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
     int sib_slot;   ///< the sibling's slot
@@ -478,6 +479,7 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 /// A stuck face patch that was not collided this step keeps the last step's support (1), or not.
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
+int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2]);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
 /// One ODE contact joint with point friction (dContactApprox1) per off-plane contact of p.
 void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p);

@@ -5,6 +5,7 @@
  * the geometry touches; the patch (shape, centre, frame) is inferred here from the geometry, and
  * the friction joint at its centre is created in pf_ode_before_step. */
 #include "pf_ode_internal.h"
+#include "pf_ode_model.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -1274,6 +1275,65 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
         dJointSetFeedback(j, &p->step.fb[i]);
         dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
     }
+}
+
+/* The face rows' normal row (docs/physics.md P36c; docs/architecture.md, "Face rows"): one contact
+ * joint at the patch centre c, normal row only, in place of one per contact point. The contacts'
+ * depths are fitted by a plane over the patch, depth = d0 + a x + b y (least squares in the patch
+ * frame); the row takes d0, the depth at c, so that ODE's error reduction (k = ERP / h, the pair's
+ * soft ERP if it has one) pushes the centre out as it would the points. The slope is the face's
+ * tilt, and the tilt rows restore it at the same rate: body 1 turning about the patch's x axis at
+ * w_x changes the depth at y by -w_x y per second, so w_x = k b and w_y = -k a (each capped, as ODE
+ * caps a point's push-out, at the world's largest correcting velocity over the face's half extent).
+ * Returns 1 with those two rates in tilt; 0 (nothing created) where the fit is singular or not
+ * finite, and the caller creates the point rows. */
+int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
+{
+    const int n = p->step.ncontacts;
+    double M[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, r[3] = {0, 0, 0}, fit[3];
+    for (int i = 0; i < n; ++i) {
+        const dReal *P = p->step.contacts[i].pos;
+        const double d[3] = {P[0] - p->step.c[0], P[1] - p->step.c[1], P[2] - p->step.c[2]};
+        const double u[3] = {1.0, pf_ode_dot(d, p->step.x), pf_ode_dot(d, p->step.y)};
+        for (int a = 0; a < 3; ++a) {
+            r[a] += u[a] * p->step.contacts[i].depth;
+            for (int b = 0; b < 3; ++b)
+                M[3 * a + b] += u[a] * u[b];
+        }
+    }
+    if (!pf_ode_spd_solve3(M, r, fit) || !pf_ode_finite3(fit)) return 0;
+    dContact c[PF_ODE_MAX_CONTACTS];
+    pf_ode_normal_contacts(ctx, p, 0, c);
+    dContact f = c[0];
+    for (int k = 0; k < 3; ++k)
+        f.geom.pos[k] = p->step.c[k];
+    f.geom.depth = fit[0];
+    const pfOdeMobility *mb1, *mb2;
+    pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
+    const double P[3] = {f.geom.pos[0], f.geom.pos[1], f.geom.pos[2]};
+    const double nn[3] = {f.geom.normal[0], f.geom.normal[1], f.geom.normal[2]};
+    const double cfm = pf_ode_row_cfm(pf_ode_point_row_mobility(mb1, mb2, P, nn), p->step.dt);
+    /* the point rows' own targets (the tilt anchor) are the tilt rows' now */
+    f.surface.mode &= ~(dContactMotionN | dContactSoftCFM);
+    f.surface.motionN = 0.0;
+    if (cfm > 0.0) {
+        f.surface.mode |= dContactSoftCFM;
+        f.surface.soft_cfm = cfm;
+    }
+    const double erp =
+        (f.surface.mode & dContactSoftERP) ? f.surface.soft_erp : dWorldGetERP(ctx->world);
+    const double k = erp / p->step.dt, vmax = dWorldGetContactMaxCorrectingVel(ctx->world);
+    const double wmax[2] = {vmax / (0.5 * p->step.def.width), vmax / (0.5 * p->step.def.length)};
+    const double w[2] = {k * fit[2], -k * fit[1]};
+    for (int a = 0; a < 2; ++a)
+        tilt[a] = w[a] > wmax[a] ? wmax[a] : (w[a] < -wmax[a] ? -wmax[a] : w[a]);
+    if (!isfinite(tilt[0]) || !isfinite(tilt[1])) return 0;
+    dJointID j = dJointCreateContact(ctx->world, p->step.group, &f);
+    dJointAttach(j, p->step.b1, p->step.b2);
+    memset(p->step.fb, 0, sizeof p->step.fb);
+    dJointSetFeedback(j, &p->step.fb[0]);
+    dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
+    return 1;
 }
 
 /* The off-plane contacts of p (pf_ode_group_contacts) as ODE contact joints with point friction

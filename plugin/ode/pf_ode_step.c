@@ -47,6 +47,7 @@ typedef struct rowset {
     double spin_vel;
     int yield_spin; /* stick: the spin row yields to a sibling's normal rows (P51a) */
     int held;       /* stick, a held group's member: its held body (1 or 2), for held_rows */
+    double roll_vel1, roll_vel2; /* targets of the rows about t1, t2 (a face's tilt rows) */
 } rowset;
 
 static void body_frame_point(dBodyID b, const double *local, double *world)
@@ -592,6 +593,7 @@ static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
 static void begin(pfOdePair *p, rowset *rs)
 {
     p->step.point_dir_ok = p->step.point_slide = 0;
+    p->step.face = 0;
     pfOdePatchInfo *info = &p->step.info;
     memset(rs, 0, sizeof *rs);
     memset(info, 0, sizeof *info);
@@ -953,7 +955,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
     pfStickResult res;
     /* screened: the verdict came from a lower bound of the capacity (general_test), at the
      * normal force Ntest; the margin is then evaluated only when the report is read */
-    int st = PF_ERR_STATE, tested = 0, screened = 0, scr_stop = 0;
+    int st = PF_ERR_STATE, tested = 0, screened = 0, scr_stop = 0, regroup = 0;
     double Ntest = Nh;
     if (in->small) {
         st = stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, Nh, mu_s, NULL, limit, &res,
@@ -972,6 +974,9 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
         }
     } else if (prev == PF_ODE_STATE_SLIP &&
                stoppable(dyn1, dyn2, m1, m2, tw, mu_k, N, dt, rho_g, 0.0)) {
+        /* a sliding member of a group whose normals are parallel re-sticks only if the group
+         * holds the body (below) */
+        regroup = p->persist.has_group && p->persist.group_span == 1;
         pfTwist stop = {tw.vx / dt, tw.vy / dt, tw.w / dt};
         pfStickResult rs_stop;
         if (stick_test(ctx, p, dyn1, dyn2, m1, f1, t1v, f2, t2v, N, mu_k, &stop, limit, &rs_stop,
@@ -984,7 +989,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
             tested = st == PF_OK && res.sticks;
         }
     }
-    if (tested && held && p->persist.has_group) {
+    if ((tested || regroup) && p->persist.has_group) {
         /* a member of a held group: the group's share replaces the per-patch loads */
         const int side1 = p->persist.group_side > 0.0;
         pfStickResult gres;
@@ -993,6 +998,7 @@ static void stick_decide(pfOdeContext *ctx, pfOdePair *p, const stepinputs *in, 
                        mu_s, Nh, limit, &gres, &gscreened) == PF_OK) {
             res = gres;
             st = PF_OK;
+            tested = 1;
             screened = gscreened;
             Ntest = Nh;
         }
@@ -1601,7 +1607,7 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, int idx, const rowset *
      * the spin row (target 0) while sliding, the rolling rows (P18) */
     const double *n = p->step.n;
     const double bound[3] = {rs->bspin, rs->broll1, rs->broll2};
-    double vel[3] = {rs->spin_motor ? rs->spin_vel : 0.0, 0.0, 0.0};
+    double vel[3] = {rs->spin_motor ? rs->spin_vel : 0.0, rs->roll_vel1, rs->roll_vel2};
     /* the rows' bodies: the pair, or the held body alone (held_rows): (w1 - w2).e = vel becomes
      * w_held.(sg e) = vel + (w_holder.sg e), with the holder's present angular velocity, which
      * the step does not change */
@@ -1633,6 +1639,52 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, int idx, const rowset *
         dJointSetData(j, ctx);
         p->step.has_spin = 1;
     }
+}
+
+/* Whether a patch's normal support goes as face rows (docs/physics.md P36c; docs/architecture.md,
+ * "Face rows"): under a declared QuickStep, a stuck rectangle whose contact points all touch
+ * (depth >= 0), with a normal force measured in an earlier step, on a contact that is neither
+ * soft (its points are springs in parallel, whose tilt under a moment is physics) nor bouncy, and
+ * with no sibling patch (whose rows turn t1, t2 off the rectangle's axes). A face's coplanar
+ * points carry three independent constraints, and a row per point makes them redundant:
+ * QuickStep's sweeps then converge slowly along the redundant directions (a box on a box crept
+ * 2.1e-5 m in 5 s at 5 ms). Not under dWorldStep, whose Dantzig solver pivots through the
+ * redundant point rows (stacks rest to 1e-9 m with them) and met a pivot it does not take with
+ * the face rows: on the patched ODE, whose solver takes zero steps and where the normal rows
+ * therefore allow no approach (normal_row_dither), the pyramid's second step logged "LCP
+ * internal error" and the pyramid slid 4.5e-4 m. Not on a pair's first steps or at an impact:
+ * the tilt rows' bounds come from the measured N, which is not known yet there (an offset
+ * tower's upper boxes, landing, slid 1.4e-4 m under tilt rows bounded by the N = 0 of the step
+ * before). */
+static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
+{
+    if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK) return 0;
+    const pfOdePairMaterial *m = &p->persist.mat;
+    if (p->persist.state != PF_ODE_STATE_STICK || p->step.def.shape != PF_PATCH_RECT ||
+        p->step.has_sib || p->step.ncontacts < 3 || m->soft_cfm > 0.0 || m->bounce > 0.0)
+        return 0;
+    if (p->fresh || !p->persist.has_n || !(p->persist.n_meas > 0.0)) return 0;
+    const double N = p->step.info.normal_force;
+    if (!(N > 0.0) || !isfinite(N)) return 0;
+    for (int i = 0; i < p->step.ncontacts; ++i)
+        if (!(p->step.contacts[i].depth >= 0.0)) return 0;
+    return 1;
+}
+
+/* The face rows' tilt rows, in the pair's angular rows: about t1 (the patch's x) bounded by
+ * (W/2) N and about t2 (y) by (L/2) N, the moments the rectangle's pressure can carry about its
+ * centre (the centre of pressure within the face, docs/physics.md P36c), N the step's (as the
+ * friction bounds'), with the targets that restore the face's tilt (pf_ode_create_face_joint). They
+ * act on both bodies (the tilt rows of a held body alone would leave the holder without their
+ * reaction). */
+static void face_tilt_rows(const pfOdePair *p, const double tilt[2], rowset *rs)
+{
+    const double N = p->step.info.normal_force;
+    rs->broll1 = 0.5 * p->step.def.width * N;
+    rs->broll2 = 0.5 * p->step.def.length * N;
+    rs->roll_vel1 = tilt[0];
+    rs->roll_vel2 = tilt[1];
+    rs->held = 0;
 }
 
 int pf_ode_before_step(pfOdeContext *ctx, double dt)
@@ -1723,7 +1775,14 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
                 create_rows(ctx, p, ctx->alive[a], &rr);
             }
         } else {
-            if (!stock) pf_ode_create_normal_joints(ctx, p, 0);
+            double tilt[2];
+            if (!stock && ok && face_eligible(ctx, p) && pf_ode_create_face_joint(ctx, p, tilt)) {
+                face_tilt_rows(p, tilt, &rs);
+                ctx->counters.face_patches++;
+                p->step.face = 1;
+            } else if (!stock) {
+                pf_ode_create_normal_joints(ctx, p, 0);
+            }
             /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
             if (ok && p->persist.state != PF_ODE_STATE_POINT)
                 create_rows(ctx, p, ctx->alive[a], &rs);
@@ -2226,7 +2285,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         for (int i = 0; i < (p->step.solver_joint ? 0 : p->step.ncontacts); ++i) {
             const double ni = p->step.fb[i].f1[0] * n[0] + p->step.fb[i].f1[1] * n[1] +
                               p->step.fb[i].f1[2] * n[2];
-            p->step.info.point_normal_force[i] = isfinite(ni) ? ni : 0.0;
+            p->step.info.point_normal_force[i] = isfinite(ni) && !p->step.face ? ni : 0.0;
             nsum += ni;
             add3(fo1, p->step.fb[i].f1);
             add3(to1, p->step.fb[i].t1);
@@ -2301,6 +2360,16 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
                     T_off[k] = -t[k];
                 }
                 add3(to2, t);
+            } else if (p->step.face) {
+                /* the face rows' tilt rows (about t1, t2) are the face's normal support: their
+                 * moment goes with the normal rows', the spin row's (about n) is friction */
+                const double tn = pf_ode_dot((const double[3]){t[0], t[1], t[2]}, n);
+                for (int k = 0; k < 3; ++k) {
+                    T[k] += tn * n[k];
+                    to1[k] += t[k] - tn * n[k];
+                }
+                add3(fo2, p->step.fb_spin.f2);
+                add3(to2, p->step.fb_spin.t2);
             } else {
                 add3(T, t);
                 if (!p->step.held) {
@@ -2348,7 +2417,8 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
         /* the stick rows' wrench and whether the bodies carry other patches, for the next
          * step's hold test */
         p->persist.has_hold =
-            p->step.info.state == PF_ODE_STATE_STICK && pf_ode_finite3(F) && pf_ode_finite3(mc);
+            (p->step.info.state == PF_ODE_STATE_STICK || p->step.info.state == PF_ODE_STATE_SLIP) &&
+            pf_ode_finite3(F) && pf_ode_finite3(mc);
         if (p->persist.has_hold) {
             memcpy(p->persist.hold_f, F, sizeof p->persist.hold_f);
             memcpy(p->persist.hold_m, mc, sizeof p->persist.hold_m);

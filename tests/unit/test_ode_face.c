@@ -1,0 +1,125 @@
+/* Face rows (docs/physics.md P36c; docs/architecture.md, "Face rows"): under a declared
+ * QuickStep, a stuck rectangular face is supported by one normal row at its centre and two tilt
+ * rows bounded by the moment its pressure can carry (dWorldStep keeps a row per point).
+ *
+ * - A box on a box rests under both steppers at 1 and 5 ms (ODE's defaults, QuickStep at 20
+ *   iterations): before the face rows the four coplanar point rows of each face (three
+ *   independent constraints) left QuickStep's sweeps unconverged along the redundant directions,
+ *   and the top box crept 2.1e-5 m in 5 s at 5 ms (6.2e-7 m at 1 ms).
+ * - The tilt rows' bounds are the rigid face's: a box of base lx x ly and height lz pushed
+ *   sideways at its mass centre tips when F (lz/2) exceeds m g (l/2), l its base along the push
+ *   (closed form, docs/physics.md P36c), and stays flat below it; pushed along x and along y, so
+ *   that the bounds cannot be swapped between the axes; both steppers, 1 and 5 ms. */
+#include "pf_ode_test_scene.h"
+#include "pf_scene.h"
+
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double metric(const pfSceneMetric *m, int n, const char *name)
+{
+    for (int i = 0; i < n; ++i)
+        if (!strcmp(m[i].name, name)) return m[i].value;
+    ck_abort_msg("metric %s missing", name);
+    return NAN;
+}
+
+START_TEST(test_box_on_box_rests)
+{
+    const double dts[2] = {1e-3, 5e-3};
+    const char *steppers[2] = {"world", "quick"};
+    for (int q = 0; q < 2; ++q)
+        for (int k = 0; k < 2; ++k) {
+            const double dt = dts[k];
+            pfSceneParam kv[] = {{"stepper", steppers[q]}, {"coupling", "adapter"}};
+            pfScene *s = NULL;
+            pfError err;
+            ck_assert_int_eq(
+                pf_scene_create("stack", "two-box", PF_ODE_MODE_EXACT, kv, 2, &s, &err), PF_OK);
+            while (pf_scene_time(s) < 5.5 - 0.5 * dt)
+                ck_assert_int_eq(pf_scene_step(s, dt, &err), PF_OK);
+            pfSceneMetric m[PF_SCENE_MAX_METRICS];
+            int n = pf_scene_metrics(s, m, PF_SCENE_MAX_METRICS);
+            pfOdeCounters c = pf_ode_get_counters(pf_scene_ode_context(s));
+            const double creep = metric(m, n, "creep"), rot = metric(m, n, "creep_rot");
+            printf("two-box %s %g ms: creep %.3g m, %.3g rad in 5 s, fastest after 1 s %.3g "
+                   "m/s, %lld face patch-steps of %lld\n",
+                   steppers[q], dt * 1e3, creep, rot, metric(m, n, "fastest_after_1s"),
+                   c.face_patches, c.patches);
+            ck_assert_double_le(creep, 1e-9);
+            ck_assert_double_le(rot, 1e-8);
+            /* face rows under the declared QuickStep only: dWorldStep keeps the point rows */
+            if (q)
+                ck_assert_int_gt(c.face_patches, c.patches / 2);
+            else
+                ck_assert_int_eq(c.face_patches, 0);
+            pf_scene_destroy(s);
+        }
+}
+END_TEST
+
+/* Largest tilt [rad] of a box lx x ly x lz (1 kg, mu 0.8) pushed at its mass centre along axis
+ * (0: x, 1: y) with frac times the tipping force, for 0.5 s after 0.2 s at rest. */
+static double pushed_tilt(int quick, double dt, double frac, int axis, long long *faces)
+{
+    const double lx = 0.1, ly = 0.2, lz = 0.3, m = 1.0, mu = 0.8;
+    const double l = axis ? ly : lx, f_tip = m * PF_ODE_TEST_G * (0.5 * l) / (0.5 * lz);
+    ck_assert(f_tip < mu * m * PF_ODE_TEST_G); /* it would tip before it slides */
+    pfOdeMaterial mat = pf_ode_test_material(mu, mu);
+    pfOdeTestScene s;
+    pf_ode_test_box(&s, lx, ly, lz, m, &mat, quick, dt, 0.0);
+    while (s.time < 0.2 - 0.5 * dt)
+        pf_ode_test_step(&s);
+    double tilt = 0.0;
+    while (s.time < 0.7 - 0.5 * dt) {
+        dBodyAddForce(s.body, axis ? 0.0 : frac * f_tip, axis ? frac * f_tip : 0.0, 0.0);
+        pf_ode_test_step(&s);
+        const dReal *rot = dBodyGetRotation(s.body);
+        tilt = fmax(tilt, acos(fmin(1.0, (double)rot[10])));
+    }
+    *faces = pf_ode_get_counters(s.pf).face_patches;
+    pf_ode_test_free(&s);
+    return tilt;
+}
+
+START_TEST(test_tipping_threshold)
+{
+    const double dts[2] = {1e-3, 5e-3};
+    pf_ode_test_declare_stepper = 1;
+    for (int quick = 0; quick < 2; ++quick)
+        for (int k = 0; k < 2; ++k)
+            for (int axis = 0; axis < 2; ++axis) {
+                long long faces_hold, faces_tip;
+                const double hold = pushed_tilt(quick, dts[k], 0.95, axis, &faces_hold);
+                const double tip = pushed_tilt(quick, dts[k], 1.05, axis, &faces_tip);
+                printf("%s %g ms, pushed along %c: tilt %.3g rad at 0.95 of the tipping force "
+                       "(%lld face patch-steps), %.3g rad at 1.05\n",
+                       pf_ode_test_stepper_name(quick), dts[k] * 1e3, axis ? 'y' : 'x', hold,
+                       faces_hold, tip);
+                if (quick) ck_assert_int_gt(faces_hold, 0);
+                ck_assert_double_le(hold, 1e-4);
+                ck_assert_double_ge(tip, 1e-2);
+            }
+    pf_ode_test_declare_stepper = 0;
+}
+END_TEST
+
+int main(void)
+{
+    /* the face rows are the adapter coupling's (the in-solver coupling's patch joint carries its
+     * own normal rows) */
+    pf_ode_test_coupling = PF_ODE_COUPLING_ADAPTER;
+    Suite *su = suite_create("ode_face");
+    TCase *tc = tcase_create("face");
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, test_box_on_box_rests);
+    tcase_add_test(tc, test_tipping_threshold);
+    suite_add_tcase(su, tc);
+    SRunner *sr = srunner_create(su);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
