@@ -38,8 +38,9 @@ static void normalize(double *v)
 }
 
 /* Most points convex_hull takes: a box face's pieces on the triangles of a mesh (mesh_face),
- * at most 7 vertices each (a rectangle clipped by a triangle), one triangle per contact. */
-#define PF_ODE_HULL_MAX_POINTS (7 * PF_ODE_MAX_CONTACTS)
+ * at most 7 vertices each (a rectangle clipped by a triangle), one triangle per contact, and the
+ * face's 4 corners. */
+#define PF_ODE_HULL_MAX_POINTS (7 * PF_ODE_MAX_CONTACTS + 4)
 
 /* Andrew's monotone chain on 2D points; writes the CCW hull to out (n <= PF_ODE_HULL_MAX_POINTS).
  * Returns the hull vertex count. */
@@ -445,7 +446,7 @@ static int mesh_face(pfOdeContext *ctx, pfOdePair *p, const boxface *f, const do
             seen = tri[j] == t;
         if (!seen) tri[nt++] = t;
     }
-    double pts[PF_ODE_HULL_MAX_POINTS + 4][2], mc[3] = {0, 0, 0}, mn[3] = {0, 0, 0};
+    double pts[PF_ODE_HULL_MAX_POINTS][2], mc[3] = {0, 0, 0}, mn[3] = {0, 0, 0};
     double tq[PF_ODE_MAX_CONTACTS][3][2]; /* the triangles in the face's frame, counter-clockwise */
     int np = 0;
     for (int j = 0; j < nt; ++j) {
@@ -463,7 +464,7 @@ static int mesh_face(pfOdeContext *ctx, pfOdePair *p, const boxface *f, const do
             const double ex = b[0] - a[0], ey = b[1] - a[1];
             nv = clip_half_plane(poly, nv, ey, -ex, ey * a[0] - ex * a[1]);
         }
-        for (int i = 0; i < nv && np < PF_ODE_HULL_MAX_POINTS; ++i) {
+        for (int i = 0; i < nv && np < PF_ODE_HULL_MAX_POINTS - 4; ++i) {
             pts[np][0] = poly[2 * i];
             pts[np][1] = poly[2 * i + 1];
             ++np;
