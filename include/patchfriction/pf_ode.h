@@ -270,14 +270,15 @@ void pf_ode_destroy(pfOdeContext *ctx);
  *  with the geom when it moves to another body (dGeomSetBody) and is dropped when the geom's
  *  body is destroyed or a geom of another class appears at its address.
  *  @param ctx  the context
- *  @param geom the geom
+ *  @param geom the geom (not a space: a dSpaceID cast to dGeomID is refused with PF_ERR_STATE
+ *              naming "geom", as pf_ode_collide refuses one)
  *  @param m    the material (validated; a rejected one leaves the geom's material unchanged).
  *              Surface parameters (m->surface not all zero) need the adapter coupling: with the
  *              in-solver coupling (pf_ode_solver.c builds the normal rows itself) they are
  *              refused with PF_ERR_RANGE naming the field, never ignored
  *  @param err  optional error report (may be NULL)
- *  @return PF_OK, PF_ERR_NULL, PF_ERR_RANGE, PF_ERR_NO_MEMORY or an error of
- *          pf_ode_material_validate */
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_STATE (geom is a space), PF_ERR_RANGE, PF_ERR_NO_MEMORY
+ *          or an error of pf_ode_material_validate */
 int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m, pfError *err);
 
 /** Set the material used by geoms without their own.
@@ -331,14 +332,14 @@ int pf_ode_reset_pairs(pfOdeContext *ctx, pfError *err);
  *  (pf_ode_set_material): pf_ode_forget_geom drops it, and a new geom at the address of one
  *  destroyed without it does not inherit it.
  *  @param ctx the context
- *  @param a   one geom (not NULL)
- *  @param b   the other geom (not NULL, not a)
+ *  @param a   one geom (not NULL, not a space)
+ *  @param b   the other geom (not NULL, not a space, not a)
  *  @param m   the material (validated as by pf_ode_material_validate; a rejected one leaves the
  *             table unchanged)
  *  @param err optional error report (may be NULL)
- *  @return PF_OK, PF_ERR_NULL, PF_ERR_RANGE (a == b, a surface velocity, or surface parameters
- *          with the in-solver coupling), PF_ERR_NO_MEMORY or an error of
- *          pf_ode_material_validate */
+ *  @return PF_OK, PF_ERR_NULL, PF_ERR_STATE (a or b is a space, named), PF_ERR_RANGE (a == b, a
+ *          surface velocity, or surface parameters with the in-solver coupling),
+ *          PF_ERR_NO_MEMORY or an error of pf_ode_material_validate */
 int pf_ode_set_pair_material(pfOdeContext *ctx, dGeomID a, dGeomID b, const pfOdeMaterial *m,
                              pfError *err);
 

@@ -190,6 +190,15 @@ int pf_ode_set_material(pfOdeContext *ctx, dGeomID geom, const pfOdeMaterial *m,
         set_err(err, PF_ERR_NULL, ctx ? "geom" : "ctx", "%s is NULL", 0.0);
         return PF_ERR_NULL;
     }
+    if (dGeomIsSpace(geom)) {
+        /* a space (a dSpaceID passed as a dGeomID) is never collided itself (pf_ode_collide) */
+        clear_err(err);
+        set_err(err, PF_ERR_STATE, "geom",
+                "%s is a space (dGeomIsSpace): a material belongs to a geom; set it on the "
+                "space's geoms",
+                0.0);
+        return PF_ERR_STATE;
+    }
     int st = pf_ode_material_validate(m, err);
     if (st == PF_OK) st = pf_ode_surface_check_coupling(ctx, m, err);
     if (st != PF_OK) return st;
@@ -786,6 +795,7 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->mat_index);
     free(ctx->mats);
     free(ctx->spaces_done);
+    if (ctx->probe_ray) dGeomDestroy(ctx->probe_ray);
     pf_ode_pair_materials_free(ctx);
     free(ctx);
 }

@@ -182,6 +182,14 @@ int pf_ode_set_pair_material(pfOdeContext *ctx, dGeomID a, dGeomID b, const pfOd
         if (err) snprintf(err->message, sizeof err->message, "%s is NULL", err->field);
         return PF_ERR_NULL;
     }
+    if (dGeomIsSpace(a) || dGeomIsSpace(b)) {
+        fail(err, PF_ERR_STATE, dGeomIsSpace(a) ? "a" : "b", "", 0.0);
+        if (err)
+            snprintf(err->message, sizeof err->message,
+                     "%s is a space (dGeomIsSpace): a pair material belongs to two geoms",
+                     err->field);
+        return PF_ERR_STATE;
+    }
     if (a == b) {
         fail(err, PF_ERR_RANGE, "b", "", 0.0);
         if (err)

@@ -322,6 +322,41 @@ END_TEST
 
 /* Every message names its value or says what was wrong, with nothing after it: a message with
  * no value of its own read "... no step to read0", and a negative enum "stepper = 4.29497e+09". */
+/* A space passed where a geom is expected (a dSpaceID is a dGeomID to the compiler): refused
+ * with PF_ERR_STATE naming the argument, as pf_ode_collide refuses one, not taken as a geom whose
+ * material no pair would ever read. The geoms in the space take theirs. */
+START_TEST(test_material_on_a_space_refused)
+{
+    ensure_ode();
+    dWorldID w = dWorldCreate();
+    dSpaceID space = dHashSpaceCreate(0);
+    dGeomID box = dCreateBox(space, 0.1, 0.1, 0.1);
+    pfOdeContext *pf = NULL;
+    pfError err;
+    ck_assert_int_eq(pf_ode_create(w, NULL, &pf, &err), PF_OK);
+    const pfOdeMaterial m = pf_ode_default_material();
+
+    ck_assert_int_eq(pf_ode_set_material(pf, (dGeomID)space, &m, &err), PF_ERR_STATE);
+    ck_assert_int_eq(err.status, PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "geom");
+    ck_assert_str_eq(err.message, "geom is a space (dGeomIsSpace): a material belongs to a geom; "
+                                  "set it on the space's geoms");
+    ck_assert_int_eq(pf_ode_set_material(pf, (dGeomID)space, &m, NULL), PF_ERR_STATE);
+    ck_assert_int_eq(pf_ode_set_material(pf, box, &m, &err), PF_OK);
+
+    ck_assert_int_eq(pf_ode_set_pair_material(pf, (dGeomID)space, box, &m, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "a");
+    ck_assert_str_eq(err.message, "a is a space (dGeomIsSpace): a pair material belongs to two "
+                                  "geoms");
+    ck_assert_int_eq(pf_ode_set_pair_material(pf, box, (dGeomID)space, &m, &err), PF_ERR_STATE);
+    ck_assert_str_eq(err.field, "b");
+
+    pf_ode_destroy(pf);
+    dSpaceDestroy(space); /* and the box in it */
+    dWorldDestroy(w);
+}
+END_TEST
+
 START_TEST(test_error_messages_exact)
 {
     ensure_ode();
@@ -394,6 +429,7 @@ static Suite *suite(void)
     tcase_add_test(tc, test_pair_forgotten_and_no_steady_allocation);
     tcase_add_test(tc, test_extreme_values_no_nan);
     tcase_add_test(tc, test_error_messages_exact);
+    tcase_add_test(tc, test_material_on_a_space_refused);
     suite_add_tcase(s, tc);
     return s;
 }
