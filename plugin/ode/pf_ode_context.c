@@ -795,7 +795,6 @@ void pf_ode_destroy(pfOdeContext *ctx)
     free(ctx->mat_index);
     free(ctx->mats);
     free(ctx->spaces_done);
-    if (ctx->probe_ray) dGeomDestroy(ctx->probe_ray);
     pf_ode_pair_materials_free(ctx);
     free(ctx);
 }

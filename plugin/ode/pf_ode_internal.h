@@ -372,8 +372,6 @@ struct pfOdeContext {
     /* per-step order (pf_ode_patch.c, pf_ode_step.c) */
     int near_no_group;     ///< pf_ode_near_callback ran this step with no contact group set
     dSpaceID *spaces_done; ///< sub-spaces whose own pairs the near callback collided this step
-    dGeomID probe_ray;     ///< the ray that probes a trimesh under a box face's corner, or 0
-                           ///< (pf_ode_patch.c, mesh_under)
     int spaces_done_count, spaces_done_cap;
     unsigned long spaces_frame; ///< the step spaces_done belongs to
     int before_called;          ///< pf_ode_before_step ran and pf_ode_after_step has not yet

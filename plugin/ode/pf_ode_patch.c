@@ -38,12 +38,7 @@ static void normalize(double *v)
     }
 }
 
-/* Most points convex_hull takes: a box face's pieces on the triangles of a mesh (mesh_face),
- * at most 7 vertices each (a rectangle clipped by a triangle), one triangle per contact, and the
- * face's 4 corners. */
-#define PF_ODE_HULL_MAX_POINTS (7 * PF_ODE_MAX_CONTACTS + 4)
-
-/* Andrew's monotone chain on 2D points; writes the CCW hull to out (n <= PF_ODE_HULL_MAX_POINTS).
+/* Andrew's monotone chain on 2D points; writes the CCW hull to out (n <= PF_ODE_MAX_CONTACTS).
  * Returns the hull vertex count. */
 static int convex_hull(double (*pts)[2], int n, double *out)
 {
@@ -59,7 +54,7 @@ static int convex_hull(double (*pts)[2], int n, double *out)
         pts[j + 1][0] = px;
         pts[j + 1][1] = py;
     }
-    double h[2 * PF_ODE_HULL_MAX_POINTS + 2][2];
+    double h[2 * PF_ODE_MAX_CONTACTS + 2][2];
     int k = 0;
     for (int i = 0; i < n; ++i) {
         while (k >= 2 && (h[k - 1][0] - h[k - 2][0]) * (pts[i][1] - h[k - 2][1]) -
@@ -352,229 +347,26 @@ static void box_face_contacts(pfOdePair *p, int all, double side, const boxface 
         face_contacts(p, all, p->step.c, p->step.x, p->step.y, xy, nv, o->c, o->nf, f->c, f->nf);
 }
 
-/* Most hits of the mesh probe's ray read (mesh_under): the triangles it crosses. */
-#define PF_ODE_PROBE_HITS 4
-
-/* Whether the trimesh has a triangle flat on the contact plane (within PF_ODE_FACE_COS) at the
- * point P, within tol of it along n: a ray along n through P, from P + tol n to P - tol n, meets
- * one. The ray is the context's (made at the first probe, destroyed with the context), in no
- * space; ODE's ray-trimesh collider finds the triangles through the mesh's tree, and passes the
- * ray to the mesh's triangle and ray callbacks, if the user set them, as for any ray. 0 also
- * when the ray cannot be made. */
-static int mesh_under(pfOdeContext *ctx, dGeomID mesh, const double *P, const double *n, double tol)
-{
-    if (!ctx->probe_ray) {
-        ctx->probe_ray = dCreateRay(0, 2.0 * tol);
-        if (!ctx->probe_ray) return 0;
-        ctx->counters.allocations++;
-    }
-    dGeomRaySetLength(ctx->probe_ray, 2.0 * tol);
-    dGeomRaySet(ctx->probe_ray, P[0] + tol * n[0], P[1] + tol * n[1], P[2] + tol * n[2], -n[0],
-                -n[1], -n[2]);
-    dContactGeom hit[PF_ODE_PROBE_HITS];
-    const int k = dCollide(ctx->probe_ray, mesh, PF_ODE_PROBE_HITS, hit, sizeof hit[0]);
-    for (int i = 0; i < k; ++i) {
-        const double hn[3] = {hit[i].normal[0], hit[i].normal[1], hit[i].normal[2]};
-        if (fabs(pf_ode_dot(hn, n)) >= PF_ODE_FACE_COS) return 1;
-    }
-    return 0;
-}
-
-/* Whether triangle t of the mesh lies flat under the box face f: its normal within
- * PF_ODE_FACE_COS of the contact normal n and its corners within tol of the face along n. Writes
- * its corners in the face's frame (u, v about c, counter-clockwise about n) to q, its unit normal
- * to nm and its first corner (world) to v0. 0 for an index out of the mesh. */
-static int flat_triangle(dGeomID mesh, int t, const boxface *f, const double *c, const double *n,
-                         double tol, double (*q)[2], double *nm, double *v0)
-{
-    if (t < 0 || t >= dGeomTriMeshGetTriangleCount(mesh)) return 0;
-    dVector3 v[3];
-    dGeomTriMeshGetTriangle(mesh, t, &v[0], &v[1], &v[2]);
-    double e1[3], e2[3];
-    for (int k = 0; k < 3; ++k) {
-        e1[k] = v[1][k] - v[0][k];
-        e2[k] = v[2][k] - v[0][k];
-        v0[k] = v[0][k];
-    }
-    pf_ode_cross(e1, e2, nm);
-    normalize(nm);
-    if (!(fabs(pf_ode_dot(nm, n)) >= PF_ODE_FACE_COS)) return 0;
-    for (int i = 0; i < 3; ++i) {
-        const double d[3] = {v[i][0] - f->c[0], v[i][1] - f->c[1], v[i][2] - f->c[2]};
-        if (!(fabs(pf_ode_dot(d, n)) <= tol)) return 0;
-        const double e[3] = {v[i][0] - c[0], v[i][1] - c[1], v[i][2] - c[2]};
-        q[i][0] = pf_ode_dot(e, f->u);
-        q[i][1] = pf_ode_dot(e, f->v);
-    }
-    if ((q[1][0] - q[0][0]) * (q[2][1] - q[0][1]) - (q[1][1] - q[0][1]) * (q[2][0] - q[0][0]) <
-        0.0) {
-        for (int k = 0; k < 2; ++k) {
-            const double w = q[1][k];
-            q[1][k] = q[2][k];
-            q[2][k] = w;
-        }
-    }
-    return 1;
-}
-
-/* Patch of a box face f (centred at c on the contact plane) lying on a trimesh: the face's overlap
- * with the mesh, from the mesh's triangles, as on a plane or a box face (try_box). Why: ODE's
- * box-trimesh collider reports the face's corners, the triangles' corners and the crossings of
- * their edges, only where they touch or sink in, and drops a point another triangle already gave;
- * a face that straddles the cells of a grid floor, tilted by micro-radians as the solver rocks it,
- * loses a corner every few steps. The hull of the points was then a polygon whose centre was off
- * the face's (by 7 mm on a 120 x 80 mm face), and the friction acting there turned the box (a
- * box pushed across a grid of 0.25 m cells yawed at 0.43 rad/s; on a plane, 0). The overlap is
- * the hull of the face's pieces on the triangles the contacts lie on (the face rectangle clipped
- * to each) and of the face's corners that lie on none of them but on a flat triangle of the mesh
- * all the same (mesh_under): the triangle under a corner that sits a hair above the mesh gives
- * no point of its own, and its edge crossings may have gone to its neighbours. At least
- * PF_ODE_FACE_COVER of the face: the whole face (a rectangle); less, as where the face reaches
- * past the mesh's border: the hull as a polygon. Each triangle must lie flat on the contact
- * plane (within PF_ODE_FACE_COS) and in the face (within tol along n, as the contacts): a face
- * across a crease of the mesh returns 0 and keeps the points' hull. Support rows as on a box face
- * (face_contacts), on the plane of the first triangle. mesh_side: the mesh's side in the contacts
- * (1: side1). */
-static int mesh_face(pfOdeContext *ctx, pfOdePair *p, const boxface *f, const double *c,
-                     dGeomID mesh, int mesh_side, double side, double tol, int all)
-{
-    const double *n = p->step.n;
-    int tri[PF_ODE_MAX_CONTACTS], nt = 0;
-    for (int i = 0; i < p->step.ncontacts; ++i) {
-        const int t = mesh_side == 1 ? p->step.contacts[i].side1 : p->step.contacts[i].side2;
-        int seen = 0;
-        for (int j = 0; j < nt && !seen; ++j)
-            seen = tri[j] == t;
-        if (!seen) tri[nt++] = t;
-    }
-    double pts[PF_ODE_HULL_MAX_POINTS][2], mc[3] = {0, 0, 0}, mn[3] = {0, 0, 0};
-    double tq[PF_ODE_MAX_CONTACTS][3][2]; /* the triangles in the face's frame, counter-clockwise */
-    int np = 0;
-    for (int j = 0; j < nt; ++j) {
-        double nm[3], v0[3], (*q)[2] = tq[j];
-        if (!flat_triangle(mesh, tri[j], f, c, n, tol, q, nm, v0)) return 0;
-        if (j == 0) {
-            memcpy(mn, nm, sizeof mn);
-            memcpy(mc, v0, sizeof mc);
-        }
-        double poly[2 * 2 * PF_ODE_MAX_CONTACTS] = {-f->hu, -f->hv, f->hu,  -f->hv,
-                                                    f->hu,  f->hv,  -f->hu, f->hv};
-        int nv = 4;
-        for (int i = 0; i < 3 && nv > 0; ++i) {
-            const double *a = q[i], *b = q[(i + 1) % 3];
-            const double ex = b[0] - a[0], ey = b[1] - a[1];
-            nv = clip_half_plane(poly, nv, ey, -ex, ey * a[0] - ex * a[1]);
-        }
-        for (int i = 0; i < nv && np < PF_ODE_HULL_MAX_POINTS - 4; ++i) {
-            pts[np][0] = poly[2 * i];
-            pts[np][1] = poly[2 * i + 1];
-            ++np;
-        }
-    }
-    /* the face's corners on none of these triangles (within PF_ODE_VERTEX_COVER of the face's
-     * smaller half side) but on the mesh */
-    const double cover = PF_ODE_VERTEX_COVER * f->hv;
-    for (int k = 0; k < 4; ++k) {
-        const double x = (k == 1 || k == 2) ? f->hu : -f->hu, y = k >= 2 ? f->hv : -f->hv;
-        int on = 0;
-        for (int j = 0; j < nt && !on; ++j) {
-            on = 1;
-            for (int i = 0; i < 3 && on; ++i) {
-                const double *a = tq[j][i], *b = tq[j][(i + 1) % 3];
-                const double ex = b[0] - a[0], ey = b[1] - a[1];
-                on = ey * (x - a[0]) - ex * (y - a[1]) <= cover * hypot(ex, ey);
-            }
-        }
-        if (on) continue;
-        double P[3];
-        for (int i = 0; i < 3; ++i)
-            P[i] = f->c[i] + x * f->u[i] + y * f->v[i];
-        if (mesh_under(ctx, mesh, P, n, tol)) {
-            pts[np][0] = x;
-            pts[np][1] = y;
-            ++np;
-        }
-    }
-    if (np < 3) return 0;
-    double hull[2 * PF_ODE_HULL_MAX_POINTS];
-    const int nh = convex_hull(pts, np, hull);
-    double cx = 0.0, cy = 0.0;
-    const double area = nh >= 3 ? polygon_area_centroid(hull, nh, &cx, &cy) : 0.0;
-    const double fa = 4.0 * f->hu * f->hv;
-    if (!(area > PF_ODE_DEGENERATE_AREA * fa)) return 0;
-    double xy[2 * PF_ODE_HULL_MAX_POINTS];
-    int nv = 4;
-    if (area >= PF_ODE_FACE_COVER * fa) {
-        rect_patch(p, c, f);
-        rect_corners(p, xy);
-    } else {
-        if (nh > PF_POLYGON_MAX_VERTICES) return 0;
-        nv = nh;
-        for (int i = 0; i < nh; ++i) {
-            xy[2 * i] = hull[2 * i] - cx;
-            xy[2 * i + 1] = hull[2 * i + 1] - cy;
-        }
-        for (int k = 0; k < 3; ++k)
-            p->step.c[k] = c[k] + cx * f->u[k] + cy * f->v[k];
-        memcpy(p->step.x, f->u, sizeof p->step.x);
-        memcpy(p->step.y, f->v, sizeof p->step.y);
-        pf_ode_def_reset(&p->step.def);
-        p->step.def.shape = PF_PATCH_POLYGON;
-        p->step.def.vertex_count = nv;
-        memcpy(p->step.def.vertices, xy, sizeof(double) * 2 * (size_t)nv);
-        p->step.kind = PF_ODE_KIND_PATCH;
-    }
-    /* An off-plane contact (pf_ode_group_contacts) on a triangle that lies flat under the face
-     * is the collider's, not the mesh's: a flat triangle cannot push the face sideways. Where a
-     * face's corner sits on a triangle's edge inside the floor (a cell's diagonal), the collider
-     * reports the neighbouring triangle's edge against the box's edge, its normal in the floor's
-     * plane (-0.71, 0.71, 0), 1.1 um deep; given its own joint, it stopped a box sliding at
-     * 0.9 m/s along that normal within the step (360 N) and turned it at 2.7 rad/s. Left out
-     * (still counted in offplane_contacts). */
-    int k_off = 0;
-    for (int i = 0; i < p->step.noff; ++i) {
-        const int t = mesh_side == 1 ? p->step.off[i].side1 : p->step.off[i].side2;
-        double q[3][2], nm[3], v0[3];
-        if (flat_triangle(mesh, t, f, c, n, tol, q, nm, v0)) continue;
-        p->step.off[k_off++] = p->step.off[i];
-    }
-    p->step.noff = k_off;
-    if (side > 0)
-        face_contacts(p, all, p->step.c, p->step.x, p->step.y, xy, nv, f->c, f->nf, mc, mn);
-    else
-        face_contacts(p, all, p->step.c, p->step.x, p->step.y, xy, nv, mc, mn, f->c, f->nf);
-    return 1;
-}
-
 /* Patch of a box face lying flat on the other geom (why: the contact points ODE returns for a
  * resting face vary from step to step, 2 to 8, as the solver rocks the box by micro-radians;
  * a patch taken from their hull would flip between a rectangle, a polygon and a point and lose
  * its stick anchor). The patch is the face's overlap with what it rests on, from the geometry:
  *  - on a plane: the whole face (a rectangle);
  *  - on a box face flat the other way: the two rectangles intersected in the contact plane (the
- *    smaller face whole is a rectangle; a partial overlap, as in a pyramid, is a polygon);
- *  - on a trimesh: the face on the mesh's triangles it lies on (mesh_face).
+ *    smaller face whole is a rectangle; a partial overlap, as in a pyramid, is a polygon).
  * The contact points must lie in the face (within 5 % of its smaller side, along n), so a box
  * that merely has a face parallel to the plane while touching by an edge is not taken. */
-static int try_box(pfOdeContext *ctx, pfOdePair *p, dGeomID g, dGeomID other, double side,
-                   const double *c0, int all)
+static int try_box(pfOdePair *p, dGeomID g, dGeomID other, double side, const double *c0, int all)
 {
     boxface f;
     if (!flat_box_face(p, g, side, &f)) return 0;
     double tol = 0.05 * 2.0 * fmin(f.hu, f.hv);
-    /* (on a trimesh, a point off the face in its plane is taken up by mesh_face: ODE's
-     * box-trimesh collider reports now and then where a triangle's edge crosses the line of a
-     * face's edge even beyond the face, 46 mm past the end of a 120 mm face on a grid floor) */
-    const int mesh = other && dGeomGetClass(other) == dTriMeshClass;
-    int inside = 1;
     for (int i = 0; i < p->step.ncontacts; ++i) {
         double d[3] = {p->step.contacts[i].pos[0] - f.c[0], p->step.contacts[i].pos[1] - f.c[1],
                        p->step.contacts[i].pos[2] - f.c[2]};
         if (fabs(pf_ode_dot(d, p->step.n)) > tol) return 0;
-        if (fabs(pf_ode_dot(d, f.u)) > f.hu + tol || fabs(pf_ode_dot(d, f.v)) > f.hv + tol) {
-            if (!mesh) return 0;
-            inside = 0;
-        }
+        if (fabs(pf_ode_dot(d, f.u)) > f.hu + tol || fabs(pf_ode_dot(d, f.v)) > f.hv + tol)
+            return 0;
     }
     double c[3];
     project_to_plane(f.c, c0, p->step.n, c);
@@ -644,10 +436,7 @@ static int try_box(pfOdeContext *ctx, pfOdePair *p, dGeomID g, dGeomID other, do
         rect_corners(p, xy);
         box_face_contacts(p, all, side, &f, &o, xy, 4);
         return 1;
-    } else if (mesh && mesh_face(ctx, p, &f, c, other, side > 0 ? 2 : 1, side, tol, all)) {
-        return 1;
     } else {
-        if (!inside) return 0;
         /* anything else: the face counts only if the contacts cover it */
         double xy[2 * PF_ODE_MAX_CONTACTS];
         int nv = 0;
@@ -1122,8 +911,7 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
     }
     /* every uncovered vertex where dWorldStep's Dantzig takes degenerate sets (face_contacts) */
     const int all = ctx->lcp_zero_step;
-    if (try_box(ctx, p, p->g1, p->g2, 1.0, c0, all) || try_box(ctx, p, p->g2, p->g1, -1.0, c0, all))
-        return;
+    if (try_box(p, p->g1, p->g2, 1.0, c0, all) || try_box(p, p->g2, p->g1, -1.0, c0, all)) return;
     if (try_cylinder(p, p->g1, 1.0, c0) || try_cylinder(p, p->g2, -1.0, c0)) return;
     if (try_round_pair(p, c0)) return;
     if (try_round_on_face(p, c0, all)) return;

@@ -121,17 +121,6 @@ pfOdeMaterial pf_ode_test_material(double mu_s, double mu_k)
 void pf_ode_test_mesh_world(pfOdeTestMeshWorld *s, pfOdeMode mode, const double *v, int nv,
                             const dTriIndex *idx, int ni)
 {
-    pfOdeConfig cfg = pf_ode_default_config();
-    cfg.coupling = PF_ODE_COUPLING_ADAPTER;
-    pfOdeMaterial m = pf_ode_default_material();
-    m.mode = mode;
-    pf_ode_test_mesh_world_with(s, &cfg, &m, v, nv, idx, ni);
-}
-
-void pf_ode_test_mesh_world_with(pfOdeTestMeshWorld *s, const pfOdeConfig *cfg,
-                                 const pfOdeMaterial *mat, const double *v, int nv,
-                                 const dTriIndex *idx, int ni)
-{
     ck_assert(nv > 0 && nv <= PF_ODE_TEST_MESH_MAXV && ni > 0 && ni <= PF_ODE_TEST_MESH_MAXI);
     ensure_ode();
     memset(s, 0, sizeof *s);
@@ -141,35 +130,16 @@ void pf_ode_test_mesh_world_with(pfOdeTestMeshWorld *s, const pfOdeConfig *cfg,
     dWorldSetGravity(s->world, 0, 0, -PF_ODE_TEST_G);
     s->space = dHashSpaceCreate(0);
     s->group = dJointGroupCreate(0);
-    ck_assert_int_eq(pf_ode_create(s->world, cfg, &s->pf, NULL), PF_OK);
-    ck_assert_int_eq(pf_ode_set_default_material(s->pf, mat, NULL), PF_OK);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.coupling = PF_ODE_COUPLING_ADAPTER;
+    ck_assert_int_eq(pf_ode_create(s->world, &cfg, &s->pf, NULL), PF_OK);
+    pfOdeMaterial m = pf_ode_default_material();
+    m.mode = mode;
+    ck_assert_int_eq(pf_ode_set_default_material(s->pf, &m, NULL), PF_OK);
     s->data = dGeomTriMeshDataCreate();
     dGeomTriMeshDataBuildDouble(s->data, s->v, 3 * sizeof(double), nv, s->idx, ni,
                                 3 * sizeof(dTriIndex));
     s->mesh = dCreateTriMesh(s->space, s->data, NULL, NULL, NULL);
-}
-
-void pf_ode_test_grid(double cell, int nx, int ny, double x0, double y0, double *v, int *nv,
-                      dTriIndex *idx, int *ni)
-{
-    int k = 0, m = 0;
-    for (int j = 0; j <= ny; ++j)
-        for (int i = 0; i <= nx; ++i) {
-            v[3 * k] = x0 + i * cell;
-            v[3 * k + 1] = y0 + j * cell;
-            v[3 * k + 2] = 0.0;
-            ++k;
-        }
-    for (int j = 0; j < ny; ++j)
-        for (int i = 0; i < nx; ++i) {
-            const dTriIndex a = (dTriIndex)(j * (nx + 1) + i), b = a + 1,
-                            c = (dTriIndex)(a + nx + 1), d = c + 1;
-            const dTriIndex t[6] = {a, b, d, a, d, c};
-            for (int q = 0; q < 6; ++q)
-                idx[m++] = t[q];
-        }
-    *nv = k;
-    *ni = m;
 }
 
 void pf_ode_test_mesh_world_free(pfOdeTestMeshWorld *s)

@@ -51,8 +51,8 @@ void pf_ode_test_free(pfOdeTestScene *s);
 double pf_ode_test_planar_dist(const pfOdeTestScene *s, double x0, double y0);
 
 /// Largest mesh pf_ode_test_mesh_world keeps (vertices, triangle indices).
-#define PF_ODE_TEST_MESH_MAXV 64
-#define PF_ODE_TEST_MESH_MAXI 192
+#define PF_ODE_TEST_MESH_MAXV 8
+#define PF_ODE_TEST_MESH_MAXI 36
 
 /// A world with one static trimesh and room for one dynamic box (the test places it).
 typedef struct pfOdeTestMeshWorld {
@@ -74,16 +74,6 @@ typedef struct pfOdeTestMeshWorld {
  *  PF_ODE_TEST_MESH_MAXV and PF_ODE_TEST_MESH_MAXI. */
 void pf_ode_test_mesh_world(pfOdeTestMeshWorld *s, pfOdeMode mode, const double *v, int nv,
                             const dTriIndex *idx, int ni);
-/** pf_ode_test_mesh_world with the context made from cfg and mat as its default material. */
-void pf_ode_test_mesh_world_with(pfOdeTestMeshWorld *s, const pfOdeConfig *cfg,
-                                 const pfOdeMaterial *mat, const double *v, int nv,
-                                 const dTriIndex *idx, int ni);
-/** A flat floor of nx by ny square cells of side cell in the plane z = 0, from (x0, y0) along +x
- *  and +y, each cell two triangles split along its diagonal from (x, y) to (x + cell, y + cell),
- *  facing +z (a floor as a mesh exporter writes it). Writes its (nx + 1)(ny + 1) vertices to v
- *  (x, y, z each) and 6 nx ny indices to idx, and their counts to *nv and *ni. */
-void pf_ode_test_grid(double cell, int nx, int ny, double x0, double y0, double *v, int *nv,
-                      dTriIndex *idx, int *ni);
 /// Destroy everything (the box too).
 void pf_ode_test_mesh_world_free(pfOdeTestMeshWorld *s);
 
