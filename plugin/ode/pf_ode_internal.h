@@ -71,8 +71,9 @@ typedef struct pfOdePairPersist {
     double other_f1[3], other_t1[3], other_f2[3], other_t2[3]; ///< estimated other-joint loads
     int has_other;
     /* a held group (pf_ode_step.c, group_test): the patches holding one body together */
-    int has_hold;         ///< hold_f / hold_m were measured: the patch was held by its stick rows
-    double hold_f[3];     ///< the stick rows' force on body 1 in the last step (world) [N]
+    int has_hold;         ///< hold_f / hold_m were measured: the patch's friction (stuck or
+                          ///< sliding; a sliding member re-sticks through its group)
+    double hold_f[3];     ///< the friction rows' force on body 1 in the last step (world) [N]
     double hold_m[3];     ///< and their moment about the patch centre (world) [N m]
     pfTwist slip_guess;   ///< the last slip step's implicit prediction (slip_rows), a warm start
     int has_group;        ///< the patch was a member of a held group in the last step

@@ -12,6 +12,7 @@
  *   that the bounds cannot be swapped between the axes; both steppers, 1 and 5 ms. */
 #include "pf_ode_test_scene.h"
 #include "pf_scene.h"
+#include "pf_test_support.h"
 
 #include <check.h>
 #include <math.h>
@@ -117,9 +118,5 @@ int main(void)
     tcase_add_test(tc, test_box_on_box_rests);
     tcase_add_test(tc, test_tipping_threshold);
     suite_add_tcase(su, tc);
-    SRunner *sr = srunner_create(su);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return pf_test_run_suite(su);
 }
