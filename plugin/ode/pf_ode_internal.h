@@ -10,6 +10,9 @@
 
 /// Measured normal forces a held patch's capacity looks back over.
 #define PF_ODE_N_RECENT 4
+/* the largest gap, relative to a face's size, at which a stuck face still counts as touching
+ * (pf_ode_carry_support, face_eligible in pf_ode_step.c) */
+#define PF_ODE_CARRY_GAP 1e-3
 
 /// A STOCK contact next to a patch takes the last step's normal force as its friction bound while
 /// that force stays within this factor of the force measured at the pair's last step on ODE's
@@ -131,6 +134,8 @@ typedef struct pfOdePairStep {
     int has_fric, has_spin;
     pfOdeGeomKind kind;
     int face;       ///< the normal support went as face rows this step (fb[0] holds it)
+    double preload; ///< face rows: the normal force applied explicitly at c this step, the last
+                    ///< step's measured N (pf_ode_create_face_joint); folded into fb[0] [N]
     int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
     double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
     int sib_slot;   ///< the sibling's slot

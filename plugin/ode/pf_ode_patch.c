@@ -981,7 +981,6 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p)
  * carry: the pyramid of the stack scene, whose cubes are set down exactly touching and carried
  * for their first steps, toppled at 5 ms (0.67 m in 20 s; not yet understood). Under QuickStep it
  * does, its stuck patches taking the adapter's rows (pf_ode_step.c, solver_stuck_rows). */
-#define PF_ODE_CARRY_GAP 1e-3
 #define PF_ODE_CARRY_STEPS 4
 #define PF_ODE_CARRY_SINK 1e-6
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p)
@@ -1328,6 +1327,52 @@ int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
     for (int a = 0; a < 2; ++a)
         tilt[a] = w[a] > wmax[a] ? wmax[a] : (w[a] < -wmax[a] ? -wmax[a] : w[a]);
     if (!isfinite(tilt[0]) || !isfinite(tilt[1])) return 0;
+    /* The preload (P36d): QuickStep starts each step's iterations from zero forces, and a
+     * contact joint's normal row cannot start elsewhere; twenty sweeps do not carry a ten-box
+     * tower's weight down its chain of faces (the measured N wandered by 10 % step to step and
+     * the tower rocked). So the last step's measured N is applied explicitly at c, and the row
+     * that may take it back is the joint's first friction row, turned along n: bounded by +-N0,
+     * with the normal row's own target and compliance. The total, N0 + that row + the normal
+     * row, ranges over [0, inf) as the normal row's alone did, and the iterations start from
+     * N0 instead of 0. */
+    /* a face apart by a gap at its centre (ODE reads a negative depth as 0) may approach by the
+     * gap within the step, as the point rows' vertices may (pf_ode_normal_contacts) */
+    const double gap_vel = fit[0] < 0.0 ? fit[0] / p->step.dt : 0.0;
+    if (gap_vel < 0.0) {
+        f.surface.mode |= dContactMotionN;
+        f.surface.motionN = gap_vel;
+    }
+    double n0 = p->persist.n_meas;
+    for (int i = 0; i < PF_ODE_N_RECENT; ++i)
+        if (p->persist.n_recent[i] < n0) n0 = p->persist.n_recent[i];
+    p->step.preload = 0.0;
+    if (n0 > 0.0 && isfinite(n0)) {
+        double depth = fit[0] - dWorldGetContactSurfaceLayer(ctx->world);
+        double target = k * (depth > 0.0 ? depth : 0.0);
+        if (target > vmax) target = vmax;
+        target +=
+            gap_vel - k * PF_ODE_CARRY_SINK * 0.5 * hypot(p->step.def.width, p->step.def.length);
+        f.surface.mode |= dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1;
+        for (int a = 0; a < 3; ++a)
+            f.fdir1[a] = f.geom.normal[a];
+        f.surface.mu = n0;
+        f.surface.mu2 = 0.0;
+        f.surface.motion1 = target;
+        if (cfm > 0.0) {
+            f.surface.mode |= dContactSlip1;
+            f.surface.slip1 = cfm;
+        }
+        /* the normal row stays out of the way (two rows along one direction each take the whole
+         * error in a sweep and overshoot) until the bounded row is at +N0: it allows the
+         * approach the stick test resolves */
+        f.surface.mode |= dContactMotionN;
+        f.surface.motionN = gap_vel - ctx->cfg.stick_velocity_tol;
+        if (isfinite(target)) p->step.preload = n0;
+    }
+    if (!(p->step.preload > 0.0)) {
+        f.surface.mode &= ~(dContactFDir1 | dContactMotion1 | dContactSlip1);
+        f.surface.mu = 0.0;
+    }
     dJointID j = dJointCreateContact(ctx->world, p->step.group, &f);
     dJointAttach(j, p->step.b1, p->step.b2);
     memset(p->step.fb, 0, sizeof p->step.fb);

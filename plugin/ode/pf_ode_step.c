@@ -594,6 +594,7 @@ static void begin(pfOdePair *p, rowset *rs)
 {
     p->step.point_dir_ok = p->step.point_slide = 0;
     p->step.face = 0;
+    p->step.preload = 0.0;
     pfOdePatchInfo *info = &p->step.info;
     memset(rs, 0, sizeof *rs);
     memset(info, 0, sizeof *info);
@@ -1666,8 +1667,12 @@ static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
     if (p->fresh || !p->persist.has_n || !(p->persist.n_meas > 0.0)) return 0;
     const double N = p->step.info.normal_force;
     if (!(N > 0.0) || !isfinite(N)) return 0;
+    /* a corner apart by a gap below PF_ODE_CARRY_GAP of the face's size still touches, as a
+     * carried support does (pf_ode_carry_support): QuickStep's unconverged rows open such gaps
+     * of 1e-8 to 1e-5 m at rest, and each took the face back to its point rows for a step */
+    const double gap = PF_ODE_CARRY_GAP * 0.5 * hypot(p->step.def.width, p->step.def.length);
     for (int i = 0; i < p->step.ncontacts; ++i)
-        if (!(p->step.contacts[i].depth >= 0.0)) return 0;
+        if (!(p->step.contacts[i].depth >= -gap)) return 0;
     return 1;
 }
 
@@ -1794,6 +1799,14 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
      * patch's stick test or stored pre-step loads see them as user loads */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (p->step.face && p->step.preload > 0.0) {
+            const double *n = p->step.n, *c = p->step.c, n0 = p->step.preload;
+            if (pf_ode_is_dynamic(p->step.b1))
+                dBodyAddForceAtPos(p->step.b1, n0 * n[0], n0 * n[1], n0 * n[2], c[0], c[1], c[2]);
+            if (pf_ode_is_dynamic(p->step.b2))
+                dBodyAddForceAtPos(p->step.b2, -n0 * n[0], -n0 * n[1], -n0 * n[2], c[0], c[1],
+                                   c[2]);
+        }
         if (!p->step.has_drive) continue;
         const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
         if (pf_ode_is_dynamic(p->step.b1)) {
@@ -2206,6 +2219,32 @@ static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f
     }
 }
 
+/* The face rows' preload (pf_ode_create_face_joint), applied explicitly at c, into the face
+ * joint's feedback fb[0], which then holds the face's whole normal support as the point rows'
+ * feedback did: for the pair's N and wrench below and for other pairs' loads. */
+static void preload_fold(pfOdePair *p)
+{
+    dJointFeedback *fb = &p->step.fb[0];
+    const double *n = p->step.n, *c = p->step.c, n0 = p->step.preload;
+    const double f[3] = {n0 * n[0], n0 * n[1], n0 * n[2]};
+    double r[3], m[3];
+    for (int k = 0; k < 3; ++k)
+        r[k] = c[k] - p->step.pre_G1[k];
+    pf_ode_cross(r, f, m);
+    for (int k = 0; k < 3; ++k) {
+        fb->f1[k] += f[k];
+        fb->t1[k] += m[k];
+    }
+    if (!pf_ode_is_dynamic(p->step.b2)) return;
+    for (int k = 0; k < 3; ++k)
+        r[k] = c[k] - p->step.pre_G2[k];
+    pf_ode_cross(r, f, m);
+    for (int k = 0; k < 3; ++k) {
+        fb->f2[k] -= f[k];
+        fb->t2[k] -= m[k];
+    }
+}
+
 /* The feedback of the pair's joint that carries its explicit friction (drive_wrenches), where
  * other pairs read their loads (pf_ode_load_sum): the friction joint; else the patch joint (the
  * in-solver coupling, whose drive is the rolling rows' explicit moment); else the angular rows'
@@ -2256,6 +2295,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
      * reads it there too */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        if (p->step.face && p->step.preload > 0.0 && !p->step.lcp_failed) preload_fold(p);
         dJointFeedback *fb = drive_feedback(p);
         if (!p->step.has_drive || !fb || p->step.lcp_failed) continue;
         drive_wrenches(p, fb->f1, fb->t1, fb->f2, fb->t2);
