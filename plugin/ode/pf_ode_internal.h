@@ -60,9 +60,11 @@ typedef struct pfOdePairPersist {
     int has_n;             ///< normal force measured in the previous step
     double n_meas;         ///< [N]
     double n_recent[PF_ODE_N_RECENT]; ///< the last steps' measured N, newest first [N]
-    double anchor1[3], anchor2[3];    ///< stick anchor: body-1 local point, body-2 local or world
-    double axis1[3], axis2[3];        ///< stick anchor: patch x in body-1 / body-2 (or world) frame
-    double nrm1[3], nrm2[3];          ///< stick anchor: patch z in body-1 / body-2 (or world) frame
+    int has_cop;   ///< cop holds the last step's centre of pressure (a face, measured N > 0)
+    double cop[2]; ///< the normal support's centre of pressure in the patch frame about c [m]
+    double anchor1[3], anchor2[3]; ///< stick anchor: body-1 local point, body-2 local or world
+    double axis1[3], axis2[3];     ///< stick anchor: patch x in body-1 / body-2 (or world) frame
+    double nrm1[3], nrm2[3];       ///< stick anchor: patch z in body-1 / body-2 (or world) frame
     double roll_drift[3]; ///< a round contact's slip since it stuck, integrated (world) [m] (P36b)
     double roll_spin;     ///< and its spin about the normal since then [rad]
     /* QuickStep's leakage at a stuck patch (pf_ode_step.c, leak_bias), since it stuck */
@@ -485,6 +487,11 @@ void pf_ode_build_patch(pfOdeContext *ctx, pfOdePair *p);
 /// A stuck face patch that was not collided this step keeps the last step's support (1), or not.
 int pf_ode_carry_support(pfOdeContext *ctx, pfOdePair *p);
 void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact *out);
+/* The box of centres of pressure the face rows' tilt rows allow (docs/physics.md P36c), as the
+ * extents L along the patch's x and W along its y about its centre: a rectangle's own; for a
+ * convex polygon (two box faces that overlap in part) the largest scaling of its bounding box
+ * about the centre that lies inside it. Returns 0 for any other patch. */
+int pf_ode_face_extent(const pfOdePair *p, double *L, double *W);
 int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2]);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
 /// One ODE contact joint with point friction (dContactApprox1) per off-plane contact of p.

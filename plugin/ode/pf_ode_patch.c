@@ -1276,6 +1276,38 @@ void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first)
     }
 }
 
+int pf_ode_face_extent(const pfOdePair *p, double *L, double *W)
+{
+    const pfPatchDef *d = &p->step.def;
+    *L = *W = 0.0;
+    if (d->shape == PF_PATCH_RECT) {
+        *L = d->length;
+        *W = d->width;
+        return *L > 0.0 && *W > 0.0 && isfinite(*L) && isfinite(*W);
+    }
+    const int nv = d->vertex_count;
+    if (d->shape != PF_PATCH_POLYGON || nv < 3 || nv > PF_POLYGON_MAX_VERTICES) return 0;
+    /* (the vertices are about the centroid, counter-clockwise) */
+    double hx = 0.0, hy = 0.0;
+    for (int i = 0; i < nv; ++i) {
+        hx = fmax(hx, fabs(d->vertices[2 * i]));
+        hy = fmax(hy, fabs(d->vertices[2 * i + 1]));
+    }
+    /* the box s (hx, hy) lies inside edge i (outward normal m, offset e > 0) while its corner
+     * farthest along m does: s (|m_x| hx + |m_y| hy) <= e */
+    double s = 1.0;
+    for (int i = 0; i < nv; ++i) {
+        const double *a = d->vertices + 2 * i, *b = d->vertices + 2 * ((i + 1) % nv);
+        const double mx = b[1] - a[1], my = a[0] - b[0];
+        const double e = mx * a[0] + my * a[1], reach = fabs(mx) * hx + fabs(my) * hy;
+        if (!(e > 0.0) || !(reach > 0.0)) return 0;
+        s = fmin(s, e / reach);
+    }
+    *L = 2.0 * s * hx;
+    *W = 2.0 * s * hy;
+    return *L > 0.0 && *W > 0.0 && isfinite(*L) && isfinite(*W);
+}
+
 /* The face rows' normal row (docs/physics.md P36c; docs/architecture.md, "Face rows"): one contact
  * joint at the patch centre c, normal row only, in place of one per contact point. The contacts'
  * depths are fitted by a plane over the patch, depth = d0 + a x + b y (least squares in the patch
@@ -1322,7 +1354,9 @@ int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
     const double erp =
         (f.surface.mode & dContactSoftERP) ? f.surface.soft_erp : dWorldGetERP(ctx->world);
     const double k = erp / p->step.dt, vmax = dWorldGetContactMaxCorrectingVel(ctx->world);
-    const double wmax[2] = {vmax / (0.5 * p->step.def.width), vmax / (0.5 * p->step.def.length)};
+    double L, W;
+    if (!pf_ode_face_extent(p, &L, &W)) return 0;
+    const double wmax[2] = {vmax / (0.5 * W), vmax / (0.5 * L)};
     const double w[2] = {k * fit[2], -k * fit[1]};
     for (int a = 0; a < 2; ++a)
         tilt[a] = w[a] > wmax[a] ? wmax[a] : (w[a] < -wmax[a] ? -wmax[a] : w[a]);
@@ -1350,8 +1384,7 @@ int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
         double depth = fit[0] - dWorldGetContactSurfaceLayer(ctx->world);
         double target = k * (depth > 0.0 ? depth : 0.0);
         if (target > vmax) target = vmax;
-        target +=
-            gap_vel - k * PF_ODE_CARRY_SINK * 0.5 * hypot(p->step.def.width, p->step.def.length);
+        target += gap_vel - k * PF_ODE_CARRY_SINK * 0.5 * hypot(W, L);
         f.surface.mode |= dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1;
         for (int a = 0; a < 3; ++a)
             f.fdir1[a] = f.geom.normal[a];

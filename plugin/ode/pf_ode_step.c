@@ -1657,11 +1657,13 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, int idx, const rowset *
  * the tilt rows' bounds come from the measured N, which is not known yet there (an offset
  * tower's upper boxes, landing, slid 1.4e-4 m under tilt rows bounded by the N = 0 of the step
  * before). */
+#define PF_ODE_FACE_COP 0.9
 static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
 {
     if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK) return 0;
     const pfOdePairMaterial *m = &p->persist.mat;
-    if (p->persist.state != PF_ODE_STATE_STICK || p->step.def.shape != PF_PATCH_RECT ||
+    double L, W;
+    if (p->persist.state != PF_ODE_STATE_STICK || !pf_ode_face_extent(p, &L, &W) ||
         p->step.has_sib || p->step.ncontacts < 3 || m->soft_cfm > 0.0 || m->bounce > 0.0)
         return 0;
     if (p->fresh || !p->persist.has_n || !(p->persist.n_meas > 0.0)) return 0;
@@ -1670,7 +1672,15 @@ static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
     /* a corner apart by a gap below PF_ODE_CARRY_GAP of the face's size still touches, as a
      * carried support does (pf_ode_carry_support): QuickStep's unconverged rows open such gaps
      * of 1e-8 to 1e-5 m at rest, and each took the face back to its point rows for a step */
-    const double gap = PF_ODE_CARRY_GAP * 0.5 * hypot(p->step.def.width, p->step.def.length);
+    /* a polygon's tilt rows allow only a box inside it: where its last centre of pressure lay
+     * near that box's edge, the point rows carry the face (exactly, at its vertices) */
+    if (p->step.def.shape != PF_PATCH_RECT) {
+        if (!p->persist.has_cop) return 0;
+        if (!(fabs(p->persist.cop[0]) <= PF_ODE_FACE_COP * 0.5 * L) ||
+            !(fabs(p->persist.cop[1]) <= PF_ODE_FACE_COP * 0.5 * W))
+            return 0;
+    }
+    const double gap = PF_ODE_CARRY_GAP * 0.5 * hypot(W, L);
     for (int i = 0; i < p->step.ncontacts; ++i)
         if (!(p->step.contacts[i].depth >= -gap)) return 0;
     return 1;
@@ -1685,8 +1695,10 @@ static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
 static void face_tilt_rows(const pfOdePair *p, const double tilt[2], rowset *rs)
 {
     const double N = p->step.info.normal_force;
-    rs->broll1 = 0.5 * p->step.def.width * N;
-    rs->broll2 = 0.5 * p->step.def.length * N;
+    double L = 0.0, W = 0.0;
+    pf_ode_face_extent(p, &L, &W);
+    rs->broll1 = 0.5 * W * N;
+    rs->broll2 = 0.5 * L * N;
     rs->roll_vel1 = tilt[0];
     rs->roll_vel2 = tilt[1];
     rs->held = 0;
@@ -2219,6 +2231,40 @@ static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f
     }
 }
 
+/* The centre of pressure of a face patch's normal support in the last step, in the patch frame
+ * about c (face_eligible): from the point rows' forces at the contacts, or from the face rows'
+ * tilt moment on body 1, T = N (y_p x - x_p y) (docs/physics.md P36c). */
+static void measure_cop(pfOdePair *p, double nsum)
+{
+    p->persist.has_cop = 0;
+    if (p->step.solver_joint || p->persist.mat.mode == PF_ODE_MODE_STOCK || !(nsum > 0.0) ||
+        !isfinite(nsum) ||
+        (p->step.def.shape != PF_PATCH_RECT && p->step.def.shape != PF_PATCH_POLYGON))
+        return;
+    double xp = 0.0, yp = 0.0;
+    if (p->step.face) {
+        if (!p->step.has_spin) return;
+        const dReal *t = p->step.fb_spin.t1;
+        const double T[3] = {t[0], t[1], t[2]};
+        yp = pf_ode_dot(T, p->step.x) / nsum;
+        xp = -pf_ode_dot(T, p->step.y) / nsum;
+    } else {
+        for (int i = 0; i < p->step.ncontacts; ++i) {
+            const dReal *f = p->step.fb[i].f1, *P = p->step.contacts[i].pos;
+            const double ni = f[0] * p->step.n[0] + f[1] * p->step.n[1] + f[2] * p->step.n[2];
+            const double r[3] = {P[0] - p->step.c[0], P[1] - p->step.c[1], P[2] - p->step.c[2]};
+            xp += ni * pf_ode_dot(r, p->step.x);
+            yp += ni * pf_ode_dot(r, p->step.y);
+        }
+        xp /= nsum;
+        yp /= nsum;
+    }
+    if (!isfinite(xp) || !isfinite(yp)) return;
+    p->persist.cop[0] = xp;
+    p->persist.cop[1] = yp;
+    p->persist.has_cop = 1;
+}
+
 /* The face rows' preload (pf_ode_create_face_joint), applied explicitly at c, into the face
  * joint's feedback fb[0], which then holds the face's whole normal support as the point rows'
  * feedback did: for the pair's N and wrench below and for other pairs' loads. */
@@ -2338,6 +2384,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
                    p->step.fb_patch.f1[2] * n[2];
         }
         if (!isfinite(nsum) || nsum < 0.0) nsum = 0.0;
+        measure_cop(p, nsum);
         if (p->persist.has_n)
             for (int k = PF_ODE_N_RECENT - 1; k > 0; --k)
                 p->persist.n_recent[k] = p->persist.n_recent[k - 1];
