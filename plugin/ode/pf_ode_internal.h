@@ -60,8 +60,9 @@ typedef struct pfOdePairPersist {
     int has_n;             ///< normal force measured in the previous step
     double n_meas;         ///< [N]
     double n_recent[PF_ODE_N_RECENT]; ///< the last steps' measured N, newest first [N]
-    int has_cop;   ///< cop holds the last step's centre of pressure (a face, measured N > 0)
-    double cop[2]; ///< the normal support's centre of pressure in the patch frame about c [m]
+    int face_edge; ///< face steps of a polygon whose tilt rows ended at a bound of their box,
+                   ///< smaller than the face, since one ended inside it (face_at_edge); from
+                   ///< PF_ODE_N_RECENT on its point rows carry it until it leaves STICK
     double anchor1[3], anchor2[3]; ///< stick anchor: body-1 local point, body-2 local or world
     double axis1[3], axis2[3];     ///< stick anchor: patch x in body-1 / body-2 (or world) frame
     double nrm1[3], nrm2[3];       ///< stick anchor: patch z in body-1 / body-2 (or world) frame
@@ -490,7 +491,8 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
 /* The box of centres of pressure the face rows' tilt rows allow (docs/physics.md P36c), as the
  * extents L along the patch's x and W along its y about its centre: a rectangle's own; for a
  * convex polygon (two box faces that overlap in part) the largest scaling of its bounding box
- * about the centre that lies inside it. Returns 0 for any other patch. */
+ * about the centre that lies inside it. Returns 1 where the box is the face (a rectangle), 2
+ * where it is a smaller part of it, 0 for any other patch. */
 int pf_ode_face_extent(const pfOdePair *p, double *L, double *W);
 int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2]);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);

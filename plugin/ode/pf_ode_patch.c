@@ -1305,7 +1305,8 @@ int pf_ode_face_extent(const pfOdePair *p, double *L, double *W)
     }
     *L = 2.0 * s * hx;
     *W = 2.0 * s * hy;
-    return *L > 0.0 && *W > 0.0 && isfinite(*L) && isfinite(*W);
+    if (!(*L > 0.0) || !(*W > 0.0) || !isfinite(*L) || !isfinite(*W)) return 0;
+    return s >= 1.0 - 1e-6 ? 1 : 2; /* (a rectangle to rounding and its frame's tilt) */
 }
 
 /* The face rows' normal row (docs/physics.md P36c; docs/architecture.md, "Face rows"): one contact

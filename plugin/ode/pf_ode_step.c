@@ -584,6 +584,7 @@ static void set_state(pfOdeContext *ctx, pfOdePair *p, pfOdePatchState next)
         p->step.info.state = next;
         return;
     }
+    if (next != PF_ODE_STATE_STICK) p->persist.face_edge = 0;
     p->persist.state = next;
     p->step.info.state = next;
 }
@@ -1657,7 +1658,8 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, int idx, const rowset *
  * the tilt rows' bounds come from the measured N, which is not known yet there (an offset
  * tower's upper boxes, landing, slid 1.4e-4 m under tilt rows bounded by the N = 0 of the step
  * before). */
-#define PF_ODE_FACE_COP 0.9
+/* a tilt row at this fraction of its bound is at it (face_at_edge) */
+#define PF_ODE_FACE_EDGE 0.999
 static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
 {
     if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK) return 0;
@@ -1672,14 +1674,9 @@ static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
     /* a corner apart by a gap below PF_ODE_CARRY_GAP of the face's size still touches, as a
      * carried support does (pf_ode_carry_support): QuickStep's unconverged rows open such gaps
      * of 1e-8 to 1e-5 m at rest, and each took the face back to its point rows for a step */
-    /* a polygon's tilt rows allow only a box inside it: where its last centre of pressure lay
-     * near that box's edge, the point rows carry the face (exactly, at its vertices) */
-    if (p->step.def.shape != PF_PATCH_RECT) {
-        if (!p->persist.has_cop) return 0;
-        if (!(fabs(p->persist.cop[0]) <= PF_ODE_FACE_COP * 0.5 * L) ||
-            !(fabs(p->persist.cop[1]) <= PF_ODE_FACE_COP * 0.5 * W))
-            return 0;
-    }
+    /* a polygon's tilt rows allow only a box inside it: once they keep ending at its edge, the
+     * point rows carry the face (exactly, at its vertices) */
+    if (p->persist.face_edge >= PF_ODE_N_RECENT) return 0;
     const double gap = PF_ODE_CARRY_GAP * 0.5 * hypot(W, L);
     for (int i = 0; i < p->step.ncontacts; ++i)
         if (!(p->step.contacts[i].depth >= -gap)) return 0;
@@ -2231,38 +2228,25 @@ static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f
     }
 }
 
-/* The centre of pressure of a face patch's normal support in the last step, in the patch frame
- * about c (face_eligible): from the point rows' forces at the contacts, or from the face rows'
- * tilt moment on body 1, T = N (y_p x - x_p y) (docs/physics.md P36c). */
-static void measure_cop(pfOdePair *p, double nsum)
+/* A polygon face whose box of centres of pressure is smaller than the face (pf_ode_face_extent)
+ * and whose tilt rows ended the step at one of its bounds: the pressure the step wanted may lie
+ * between the box and the face's edge, where the face rows would let it tip. Once that happened
+ * in PF_ODE_N_RECENT of its face steps with none ending inside the box in between (one such
+ * step is also a landing's or the preload's first), its point rows carry it while it stays
+ * stuck (face_eligible): a cube with 49.5 % of it over a ledge, turned by 3 degrees, tipped off
+ * on the face rows. The bounds (W/2) N and (L/2) N are those of the step's N
+ * (face_tilt_rows). */
+static void face_at_edge(pfOdePair *p)
 {
-    p->persist.has_cop = 0;
-    if (p->step.solver_joint || p->persist.mat.mode == PF_ODE_MODE_STOCK || !(nsum > 0.0) ||
-        !isfinite(nsum) ||
-        (p->step.def.shape != PF_PATCH_RECT && p->step.def.shape != PF_PATCH_POLYGON))
-        return;
-    double xp = 0.0, yp = 0.0;
-    if (p->step.face) {
-        if (!p->step.has_spin) return;
-        const dReal *t = p->step.fb_spin.t1;
-        const double T[3] = {t[0], t[1], t[2]};
-        yp = pf_ode_dot(T, p->step.x) / nsum;
-        xp = -pf_ode_dot(T, p->step.y) / nsum;
-    } else {
-        for (int i = 0; i < p->step.ncontacts; ++i) {
-            const dReal *f = p->step.fb[i].f1, *P = p->step.contacts[i].pos;
-            const double ni = f[0] * p->step.n[0] + f[1] * p->step.n[1] + f[2] * p->step.n[2];
-            const double r[3] = {P[0] - p->step.c[0], P[1] - p->step.c[1], P[2] - p->step.c[2]};
-            xp += ni * pf_ode_dot(r, p->step.x);
-            yp += ni * pf_ode_dot(r, p->step.y);
-        }
-        xp /= nsum;
-        yp /= nsum;
-    }
-    if (!isfinite(xp) || !isfinite(yp)) return;
-    p->persist.cop[0] = xp;
-    p->persist.cop[1] = yp;
-    p->persist.has_cop = 1;
+    double L, W;
+    if (!p->step.face || !p->step.has_spin || pf_ode_face_extent(p, &L, &W) != 2) return;
+    const dReal *t = p->step.fb_spin.t1;
+    const double T[3] = {t[0], t[1], t[2]}, N = p->step.info.normal_force;
+    if (!(fabs(pf_ode_dot(T, p->step.x)) < PF_ODE_FACE_EDGE * 0.5 * W * N) ||
+        !(fabs(pf_ode_dot(T, p->step.y)) < PF_ODE_FACE_EDGE * 0.5 * L * N))
+        p->persist.face_edge++;
+    else
+        p->persist.face_edge = 0;
 }
 
 /* The face rows' preload (pf_ode_create_face_joint), applied explicitly at c, into the face
@@ -2384,7 +2368,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
                    p->step.fb_patch.f1[2] * n[2];
         }
         if (!isfinite(nsum) || nsum < 0.0) nsum = 0.0;
-        measure_cop(p, nsum);
+        face_at_edge(p);
         if (p->persist.has_n)
             for (int k = PF_ODE_N_RECENT - 1; k > 0; --k)
                 p->persist.n_recent[k] = p->persist.n_recent[k - 1];

@@ -12,7 +12,9 @@
  *   that the bounds cannot be swapped between the axes; both steppers, 1 and 5 ms.
  * - The face's normal row starts QuickStep's iterations from the measured normal force (the
  *   preload, P36d): each face of a resting ten-box tower carries the weight above it to 1e-6
- *   relative, at 1 and 5 ms, with either coupling. */
+ *   relative, at 1 and 5 ms, with either coupling.
+ * - A polygon face (a cube partly over a ledge) rests on face rows too, while its centre of
+ *   pressure lies well inside it; near its edge the point rows carry it. */
 #include "pf_ode_test_scene.h"
 #include "pf_scene.h"
 #include "pf_test_support.h"
@@ -22,6 +24,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 static double metric(const pfSceneMetric *m, int n, const char *name)
 {
@@ -113,6 +119,106 @@ START_TEST(test_tower_normal_forces)
 }
 END_TEST
 
+/* A 0.1 m cube of 1 kg resting on a static slab with frac of it over the slab's edge, turned by
+ * yaw about the vertical, under a declared QuickStep at 20 iterations (ODE's defaults, no surface
+ * layer, mu 0.6), 5.5 s: creep [m] and rotation [rad] from its pose at 0.5 s, and the patch-steps
+ * on face rows. The patch is the part of the cube's face on the slab, a polygon. */
+static void ledge(double frac, double yaw_deg, double dt, double *creep, double *rot,
+                  long long *faces, long long *patches)
+{
+    dInitODE2(0);
+    dRandSetSeed(1); /* QuickStep's row order: the same whatever ran before */
+    dWorldID w = dWorldCreate();
+    dWorldSetGravity(w, 0, 0, -9.81);
+    dSpaceID sp = dHashSpaceCreate(0);
+    dJointGroupID grp = dJointGroupCreate(0);
+    dGeomID slab = dCreateBox(sp, 1.0, 1.0, 0.1);
+    dGeomSetPosition(slab, -0.5, 0, -0.05); /* top face z = 0, edge at x = 0 */
+    dBodyID b = dBodyCreate(w);
+    dMass m;
+    dMassSetBoxTotal(&m, 1.0, 0.1, 0.1, 0.1);
+    dBodySetMass(b, &m);
+    dGeomID g = dCreateBox(sp, 0.1, 0.1, 0.1);
+    dGeomSetBody(g, b);
+    dBodySetPosition(b, frac * 0.1 - 0.05, 0, 0.05);
+    dMatrix3 R;
+    dRFromAxisAndAngle(R, 0, 0, 1, yaw_deg * M_PI / 180.0);
+    dBodySetRotation(b, R);
+    pfOdeConfig cfg = pf_ode_default_config();
+    cfg.stepper = PF_ODE_STEPPER_QUICK;
+    cfg.coupling = PF_ODE_COUPLING_ADAPTER;
+    pfOdeContext *pf = NULL;
+    ck_assert_int_eq(pf_ode_create(w, &cfg, &pf, NULL), PF_OK);
+    pfOdeMaterial mat = pf_ode_default_material();
+    mat.mu_s = mat.mu_k = 0.6;
+    ck_assert_int_eq(pf_ode_set_default_material(pf, &mat, NULL), PF_OK);
+    pf_ode_set_contact_group(pf, grp);
+    double p0[3] = {0, 0, 0};
+    dQuaternion q0 = {1, 0, 0, 0};
+    *creep = *rot = 0.0;
+    const int n = (int)(5.5 / dt + 0.5);
+    for (int i = 1; i <= n; ++i) {
+        dSpaceCollide(sp, pf, pf_ode_near_callback);
+        ck_assert_int_eq(pf_ode_before_step(pf, dt), PF_OK);
+        dWorldQuickStep(w, dt);
+        ck_assert_int_eq(pf_ode_after_step(pf), PF_OK);
+        dJointGroupEmpty(grp);
+        const dReal *p = dBodyGetPosition(b), *q = dBodyGetQuaternion(b);
+        if (i == (int)(0.5 / dt + 0.5)) {
+            for (int k = 0; k < 3; ++k)
+                p0[k] = p[k];
+            for (int k = 0; k < 4; ++k)
+                q0[k] = q[k];
+        } else if (i > (int)(0.5 / dt + 0.5)) {
+            *creep = fmax(*creep,
+                          sqrt(pow(p[0] - p0[0], 2) + pow(p[1] - p0[1], 2) + pow(p[2] - p0[2], 2)));
+            /* the angle of q0* q, from its vector part (exact near 0, unlike acos of its w) */
+            dQuaternion c0 = {q0[0], -q0[1], -q0[2], -q0[3]}, qq = {q[0], q[1], q[2], q[3]}, r;
+            dQMultiply0(r, c0, qq);
+            *rot =
+                fmax(*rot, 2.0 * atan2(sqrt(r[1] * r[1] + r[2] * r[2] + r[3] * r[3]), fabs(r[0])));
+        }
+    }
+    const pfOdeCounters c = pf_ode_get_counters(pf);
+    *faces = c.face_patches;
+    *patches = c.patches;
+    pf_ode_destroy(pf);
+    dJointGroupDestroy(grp);
+    dSpaceDestroy(sp);
+    dWorldDestroy(w);
+}
+
+/* Face rows on a polygon (docs/physics.md P36c): a cube resting with 20 % of it over a ledge,
+ * square to the edge and turned by 3 and 10 degrees (the part on the slab a rectangle, a
+ * trapezoid, a pentagon), at 1 and 5 ms, rests on its face rows to 1e-9 m and 1e-8 rad (on its
+ * point rows it crept 5.8e-6 m at 1 ms and 1.5e-4 m at 5 ms). The tilt rows of a polygon allow
+ * only the box that fits in it; where they end at its edge, the point rows carry the face: with
+ * 49.5 % over the edge and turned by 3 degrees (1 ms) the cube stays on the ledge, where with
+ * the face rows alone it tipped off. */
+START_TEST(test_ledge_polygon_face)
+{
+    const double yaws[3] = {0.0, 3.0, 10.0}, dts[2] = {1e-3, 5e-3};
+    double creep, rot;
+    long long faces, patches;
+    for (int y = 0; y < 3; ++y)
+        for (int k = 0; k < 2; ++k) {
+            ledge(0.2, yaws[y], dts[k], &creep, &rot, &faces, &patches);
+            printf("ledge 20 %% over, turned %g deg, %g ms: creep %.3g m, %.3g rad, %lld face "
+                   "patch-steps of %lld\n",
+                   yaws[y], dts[k] * 1e3, creep, rot, faces, patches);
+            ck_assert_int_gt(faces, patches * 9 / 10);
+            ck_assert_double_le(creep, 1e-9);
+            ck_assert_double_le(rot, 1e-8);
+        }
+    ledge(0.495, 3.0, 1e-3, &creep, &rot, &faces, &patches);
+    printf("ledge 49.5 %% over, turned 3 deg, 1 ms: creep %.3g m, %.3g rad, %lld face patch-steps "
+           "of %lld\n",
+           creep, rot, faces, patches);
+    ck_assert_double_le(creep, 1e-3);
+    ck_assert_double_le(rot, 1e-2);
+}
+END_TEST
+
 /* Largest tilt [rad] of a box lx x ly x lz (1 kg, mu 0.8) pushed at its mass centre along axis
  * (0: x, 1: y) with frac times the tipping force, for 0.5 s after 0.2 s at rest. */
 static double pushed_tilt(int quick, double dt, double frac, int axis, long long *faces)
@@ -170,6 +276,7 @@ int main(void)
     tcase_add_test(tc, test_box_on_box_rests);
     tcase_add_test(tc, test_tipping_threshold);
     tcase_add_test(tc, test_tower_normal_forces);
+    tcase_add_test(tc, test_ledge_polygon_face);
     suite_add_tcase(su, tc);
     return pf_test_run_suite(su);
 }
