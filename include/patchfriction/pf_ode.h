@@ -221,8 +221,10 @@ typedef enum pfOdeStepper {
                                     ///< findex rows by the current normal force in every sweep);
                                     ///< a stuck member of a held group (a bar between fingertips
                                     ///< on sliders) gets its spin and rolling rows on the held
-                                    ///< body alone; a stuck rectangular face rests on the face
-                                    ///< rows (docs/physics.md P36c); a stuck patch's drift
+                                    ///< body alone; a stuck flat face (rectangle or polygon)
+                                    ///< rests on the face rows, their normal row preloaded with
+                                    ///< its measured force (docs/physics.md P36c, P36d); a stuck
+                                    ///< patch's drift
                                     ///< correction follows QuickStep's leakage (P36a)
                                     ///< (docs/architecture.md)
 } pfOdeStepper;
@@ -532,10 +534,11 @@ typedef struct pfOdeCounters {
                                  ///< rounding, as ODE's trimesh colliders report at a shared edge
                                  ///< or vertex); patch modes only (pf_ode_collide)
     long long face_patches;      ///< stuck patch-steps whose normal support was the face rows:
-                                 ///< one normal row at the centre of a rectangle and two tilt
-                                 ///< rows bounded by the moment its pressure can carry, in place
-                                 ///< of a row per contact point (docs/physics.md P36c; declared
-                                 ///< PF_ODE_STEPPER_QUICK only)
+                                 ///< one normal row at the centre of a rectangle or polygon,
+                                 ///< preloaded with its measured normal force (P36d), and two
+                                 ///< tilt rows bounded by the moment its pressure can carry, in
+                                 ///< place of a row per contact point (docs/physics.md P36c;
+                                 ///< declared PF_ODE_STEPPER_QUICK only)
 } pfOdeCounters;
 
 /** Number of patches of the current step (a pair split by its normals counts each patch).
