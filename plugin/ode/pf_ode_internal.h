@@ -137,8 +137,9 @@ typedef struct pfOdePairStep {
     int has_fric, has_spin;
     pfOdeGeomKind kind;
     int face;       ///< the normal support went as face rows this step (fb[0] holds it)
-    double preload; ///< face rows: the normal force applied explicitly at c this step, the last
-                    ///< step's measured N (pf_ode_create_face_joint); folded into fb[0] [N]
+    double preload; ///< face rows: the normal force applied explicitly at c this step, the least
+                    ///< of the last steps' measured N (pf_ode_create_face_joint); folded into
+                    ///< fb[0] after the step [N]
     int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
     double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
     int sib_slot;   ///< the sibling's slot

@@ -1364,8 +1364,9 @@ int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
     if (!isfinite(tilt[0]) || !isfinite(tilt[1])) return 0;
     /* The preload (P36d): QuickStep starts each step's iterations from zero forces, and a
      * contact joint's normal row cannot start elsewhere; twenty sweeps do not carry a ten-box
-     * tower's weight down its chain of faces (the measured N wandered by 10 % step to step and
-     * the tower rocked). So the last step's measured N is applied explicitly at c, and the row
+     * tower's weight down its chain of faces (the measured N wandered by 20-25 % step to step
+     * and the tower rocked). So the least of the last steps' measured N (a falling load is not
+     * pushed against) is applied explicitly at c, and the row
      * that may take it back is the joint's first friction row, turned along n: bounded by +-N0,
      * with the normal row's own target and compliance. The total, N0 + that row + the normal
      * row, ranges over [0, inf) as the normal row's alone did, and the iterations start from

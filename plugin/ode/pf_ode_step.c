@@ -30,6 +30,8 @@
 /* Target normal velocity of the friction joint's own normal row [m/s]: an approach speed no
  * contact reaches, so that row's lambda is always clamped at its lower bound 0 (inert). */
 #define PF_ODE_INERT_NORMAL_VEL 1e4
+/* a face rows' tilt row at this fraction of its bound is at it (face_at_edge) */
+#define PF_ODE_FACE_EDGE 0.999
 /* Relative gap between a friction joint's two bounds where they would be equal (create_rows). */
 #define PF_ODE_BOUND_SPLIT 1e-6
 /* Largest relative reduction of a pair's own row bounds (pair_bound_scale); below
@@ -1644,8 +1646,9 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, int idx, const rowset *
 }
 
 /* Whether a patch's normal support goes as face rows (docs/physics.md P36c; docs/architecture.md,
- * "Face rows"): under a declared QuickStep, a stuck rectangle whose contact points all touch
- * (depth >= 0), with a normal force measured in an earlier step, on a contact that is neither
+ * "Face rows"): under a declared QuickStep, a stuck rectangle or convex polygon
+ * (pf_ode_face_extent) whose contact points all touch (to PF_ODE_CARRY_GAP of its size), with a
+ * normal force measured in an earlier step, on a contact that is neither
  * soft (its points are springs in parallel, whose tilt under a moment is physics) nor bouncy, and
  * with no sibling patch (whose rows turn t1, t2 off the rectangle's axes). A face's coplanar
  * points carry three independent constraints, and a row per point makes them redundant:
@@ -1658,8 +1661,6 @@ static void create_rows(pfOdeContext *ctx, pfOdePair *p, int idx, const rowset *
  * the tilt rows' bounds come from the measured N, which is not known yet there (an offset
  * tower's upper boxes, landing, slid 1.4e-4 m under tilt rows bounded by the N = 0 of the step
  * before). */
-/* a tilt row at this fraction of its bound is at it (face_at_edge) */
-#define PF_ODE_FACE_EDGE 0.999
 static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
 {
     if (ctx->cfg.stepper != PF_ODE_STEPPER_QUICK) return 0;
@@ -1671,12 +1672,12 @@ static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
     if (p->fresh || !p->persist.has_n || !(p->persist.n_meas > 0.0)) return 0;
     const double N = p->step.info.normal_force;
     if (!(N > 0.0) || !isfinite(N)) return 0;
-    /* a corner apart by a gap below PF_ODE_CARRY_GAP of the face's size still touches, as a
-     * carried support does (pf_ode_carry_support): QuickStep's unconverged rows open such gaps
-     * of 1e-8 to 1e-5 m at rest, and each took the face back to its point rows for a step */
     /* a polygon's tilt rows allow only a box inside it: once they keep ending at its edge, the
      * point rows carry the face (exactly, at its vertices) */
     if (p->persist.face_edge >= PF_ODE_N_RECENT) return 0;
+    /* a corner apart by a gap below PF_ODE_CARRY_GAP of the face's size still touches, as a
+     * carried support does (pf_ode_carry_support): QuickStep's unconverged rows open such gaps
+     * of 1e-8 to 1e-5 m at rest, and each took the face back to its point rows for a step */
     const double gap = PF_ODE_CARRY_GAP * 0.5 * hypot(W, L);
     for (int i = 0; i < p->step.ncontacts; ++i)
         if (!(p->step.contacts[i].depth >= -gap)) return 0;
