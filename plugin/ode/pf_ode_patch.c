@@ -1306,7 +1306,14 @@ int pf_ode_face_extent(const pfOdePair *p, double *L, double *W)
     *L = 2.0 * s * hx;
     *W = 2.0 * s * hy;
     if (!(*L > 0.0) || !(*W > 0.0) || !isfinite(*L) || !isfinite(*W)) return 0;
-    return s >= 1.0 - 1e-6 ? 1 : 2; /* (a rectangle to rounding and its frame's tilt) */
+    /* within PF_ODE_CARRY_GAP of its size the polygon is its bounding box (the tolerance of a
+     * face that touches): the box is the face */
+    if (s >= 1.0 - PF_ODE_CARRY_GAP) {
+        *L = 2.0 * hx;
+        *W = 2.0 * hy;
+        return 1;
+    }
+    return 2;
 }
 
 /* The face rows' normal row (docs/physics.md P36c; docs/architecture.md, "Face rows"): one contact
