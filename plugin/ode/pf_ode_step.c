@@ -1702,6 +1702,21 @@ static void face_tilt_rows(const pfOdePair *p, const double tilt[2], rowset *rs)
     rs->held = 0;
 }
 
+/* A force f at the pair's centre and a moment t on body 1, their opposite on body 2 (dynamic
+ * bodies only), for this step: explicit_wrenches adds them back to the feedback after it. */
+static void apply_explicit(const pfOdePair *p, const double *f, const double *t)
+{
+    const double *c = p->step.c;
+    if (pf_ode_is_dynamic(p->step.b1)) {
+        dBodyAddForceAtPos(p->step.b1, f[0], f[1], f[2], c[0], c[1], c[2]);
+        dBodyAddTorque(p->step.b1, t[0], t[1], t[2]);
+    }
+    if (pf_ode_is_dynamic(p->step.b2)) {
+        dBodyAddForceAtPos(p->step.b2, -f[0], -f[1], -f[2], c[0], c[1], c[2]);
+        dBodyAddTorque(p->step.b2, -t[0], -t[1], -t[2]);
+    }
+}
+
 int pf_ode_before_step(pfOdeContext *ctx, double dt)
 {
     return pf_ode_before_step_ex(ctx, dt, NULL);
@@ -1810,23 +1825,11 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         if (p->step.face && p->step.preload > 0.0) {
-            const double *n = p->step.n, *c = p->step.c, n0 = p->step.preload;
-            if (pf_ode_is_dynamic(p->step.b1))
-                dBodyAddForceAtPos(p->step.b1, n0 * n[0], n0 * n[1], n0 * n[2], c[0], c[1], c[2]);
-            if (pf_ode_is_dynamic(p->step.b2))
-                dBodyAddForceAtPos(p->step.b2, -n0 * n[0], -n0 * n[1], -n0 * n[2], c[0], c[1],
-                                   c[2]);
+            const double *n = p->step.n, n0 = p->step.preload;
+            const double f[3] = {n0 * n[0], n0 * n[1], n0 * n[2]}, t[3] = {0.0, 0.0, 0.0};
+            apply_explicit(p, f, t);
         }
-        if (!p->step.has_drive) continue;
-        const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
-        if (pf_ode_is_dynamic(p->step.b1)) {
-            dBodyAddForceAtPos(p->step.b1, f[0], f[1], f[2], c[0], c[1], c[2]);
-            dBodyAddTorque(p->step.b1, t[0], t[1], t[2]);
-        }
-        if (pf_ode_is_dynamic(p->step.b2)) {
-            dBodyAddForceAtPos(p->step.b2, -f[0], -f[1], -f[2], c[0], c[1], c[2]);
-            dBodyAddTorque(p->step.b2, -t[0], -t[1], -t[2]);
-        }
+        if (p->step.has_drive) apply_explicit(p, p->step.drive_f, p->step.drive_t);
     }
     ctx->frame++;
     ctx->before_called = 1;
@@ -2205,12 +2208,15 @@ int pf_ode_after_step(pfOdeContext *ctx)
     return pf_ode_after_step_ex(ctx, NULL);
 }
 
-/* Add pair p's explicit friction (drive_f at c, drive_t) to body 1's force f1 and moment t1 about
- * its position at the step's start, and its opposite to body 2's f2, t2 about its own where body
- * 2 is dynamic: T_G = t + (c - G) x f, as ODE's feedback torques are taken. */
-static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f2, double *t2)
+/* Add a force f at pair p's centre c and a moment t, applied explicitly in the step (its
+ * explicit friction, drive_wrenches; the face rows' preload, preload_fold), to body 1's force f1
+ * and moment t1 about its position at the step's start, and their opposite to body 2's f2, t2
+ * about its own where body 2 is dynamic: T_G = t + (c - G) x f, as ODE's feedback torques are
+ * taken. */
+static void explicit_wrenches(const pfOdePair *p, const double *f, const double *t, double *f1,
+                              double *t1, double *f2, double *t2)
 {
-    const double *f = p->step.drive_f, *t = p->step.drive_t, *c = p->step.c;
+    const double *c = p->step.c;
     double r[3], m[3];
     for (int k = 0; k < 3; ++k)
         r[k] = c[k] - p->step.pre_G1[k];
@@ -2227,6 +2233,11 @@ static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f
         f2[k] -= f[k];
         t2[k] -= t[k] + m[k];
     }
+}
+
+static void drive_wrenches(const pfOdePair *p, double *f1, double *t1, double *f2, double *t2)
+{
+    explicit_wrenches(p, p->step.drive_f, p->step.drive_t, f1, t1, f2, t2);
 }
 
 /* A polygon face whose box of centres of pressure is smaller than the face (pf_ode_face_extent)
@@ -2256,24 +2267,9 @@ static void face_at_edge(pfOdePair *p)
 static void preload_fold(pfOdePair *p)
 {
     dJointFeedback *fb = &p->step.fb[0];
-    const double *n = p->step.n, *c = p->step.c, n0 = p->step.preload;
-    const double f[3] = {n0 * n[0], n0 * n[1], n0 * n[2]};
-    double r[3], m[3];
-    for (int k = 0; k < 3; ++k)
-        r[k] = c[k] - p->step.pre_G1[k];
-    pf_ode_cross(r, f, m);
-    for (int k = 0; k < 3; ++k) {
-        fb->f1[k] += f[k];
-        fb->t1[k] += m[k];
-    }
-    if (!pf_ode_is_dynamic(p->step.b2)) return;
-    for (int k = 0; k < 3; ++k)
-        r[k] = c[k] - p->step.pre_G2[k];
-    pf_ode_cross(r, f, m);
-    for (int k = 0; k < 3; ++k) {
-        fb->f2[k] -= f[k];
-        fb->t2[k] -= m[k];
-    }
+    const double *n = p->step.n, n0 = p->step.preload;
+    const double f[3] = {n0 * n[0], n0 * n[1], n0 * n[2]}, t[3] = {0.0, 0.0, 0.0};
+    explicit_wrenches(p, f, t, fb->f1, fb->t1, fb->f2, fb->t2);
 }
 
 /* The feedback of the pair's joint that carries its explicit friction (drive_wrenches), where
