@@ -788,6 +788,7 @@ void pf_ode_destroy(pfOdeContext *ctx)
         free(ctx->scratch->joints);
         free(ctx->scratch->loads);
         free(ctx->scratch->models);
+        pf_ode_presolve_free(ctx->scratch->presolve);
     }
     free(ctx->scratch);
     free(ctx->pair_hash);

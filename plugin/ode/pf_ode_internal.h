@@ -125,6 +125,21 @@ typedef struct pfOdeMobility {
     double iinv[9]; ///< inverse inertia, world, row-major [1/(kg m^2)]
 } pfOdeMobility;
 
+/// A patch's friction and angular rows for one step, as the evaluation (pf_ode_step.c) sets them
+/// and create_rows creates them: directions, bounds (a row exists where its bound is > 0) and
+/// target velocities.
+typedef struct pfOdeRows {
+    int fric;                             ///< create the friction contact joint
+    double t1[3], t2[3];                  ///< directions (world)
+    double b1, b2, bspin, broll1, broll2; ///< bounds [N, N, N m, N m, N m]
+    double m1, m2;                        ///< targets of the t1, t2 rows [m/s]
+    int spin_motor;                       ///< stick: spin via angular motor
+    double spin_vel;                      ///< its target [rad/s]
+    int yield_spin; ///< stick: the spin row yields to a sibling's normal rows (P51a)
+    int held;       ///< stick, a held group's member: its held body (1 or 2), for held_rows
+    double roll_vel1, roll_vel2; ///< targets of the rows about t1, t2 (a face's tilt rows) [rad/s]
+} pfOdeRows;
+
 /// A pair's scratch for one step: contacts, patch and frame, rows and their feedback, the
 /// pre-step snapshot for after_step and the step's diagnostics. Rebuilt every step (collide, then
 /// before_step); nothing here is read by the next step's decisions.
@@ -137,12 +152,24 @@ typedef struct pfOdePairStep {
     int has_fric, has_spin;
     pfOdeGeomKind kind;
     int face;       ///< the normal support went as face rows this step (fb[0] holds it)
-    double preload; ///< face rows: the normal force applied explicitly at c this step, the least
-                    ///< of the last steps' measured N (pf_ode_create_face_joint); folded into
-                    ///< fb[0] after the step [N]
-    int has_sib;    ///< a sibling patch of the pair (another slot) faces this one's plane
-    double sib[3];  ///< the sibling's normal projected on this patch's plane, unit (world)
-    int sib_slot;   ///< the sibling's slot
+    double preload; ///< face rows: the normal force applied explicitly at c this step: the
+                    ///< presolved N (P36e), else the least of the last steps' measured N (P36d);
+                    ///< folded into fb[0] after the step [N]
+    /* face rows (docs/physics.md P36c-P36e): set up in the evaluation loop, created after the
+     * presolve (pf_ode_presolve.c) */
+    pfOdeRows face_rows;   ///< the friction and tilt rows, kept until they are created
+    dContact face_contact; ///< the normal row's contact at c (pf_ode_face_setup)
+    double face_gap_vel;   ///< approach allowed to a face apart by a gap at c [m/s] (<= 0)
+    double face_tgt[6];    ///< the six rows' targets: along n, t1, t2 at c [m/s]; about n, t1,
+                           ///< t2 [rad/s]
+    int has_ps;            ///< ps holds the presolve's solution for this face
+    double ps[6];          ///< the presolved face wrench on body 1: forces along n, t1, t2 at c
+                           ///< [N], moments about n, t1, t2 [N m]
+    int has_w;             ///< wf / wt: the presolved friction and moment, applied explicitly
+    double wf[3], wt[3];   ///< (world) [N], [N m]; folded into fb_fric / fb_spin after the step
+    int has_sib;           ///< a sibling patch of the pair (another slot) faces this one's plane
+    double sib[3];         ///< the sibling's normal projected on this patch's plane, unit (world)
+    int sib_slot;          ///< the sibling's slot
     int sib_perp;   ///< the sibling's normal is perpendicular to this one's (this n in its plane)
     int spin_yield; ///< the stuck spin row (axis 0 of pf_ode_angular_rows) yields (P51a)
     double hertz_rstar; ///< effective radius R* for a computed Hertz radius; for a line contact
@@ -311,7 +338,11 @@ typedef struct pfOdeScratch {
     pfOdeLoadJoint *loads; ///< the bodies' load joints (pfOdeBodyEntry.loads_*)
     int loads_len, loads_cap;
     struct pfOdeModelCache *models; ///< the last body models built (pf_ode_model.c), or NULL
+    struct pfOdePresolve *presolve; ///< the face presolve's buffers (pf_ode_presolve.c), or NULL
 } pfOdeScratch;
+
+/// Frees the face presolve's buffers (pf_ode_presolve.c).
+void pf_ode_presolve_free(struct pfOdePresolve *s);
 
 /// Who a material was set for: the geom's class and body then (pf_ode_material_for).
 typedef struct pfOdeMatOwner {
@@ -495,7 +526,12 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
  * about the centre that lies inside it. Returns 1 where the box is the face (a rectangle), 2
  * where it is a smaller part of it, 0 for any other patch. */
 int pf_ode_face_extent(const pfOdePair *p, double *L, double *W);
-int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2]);
+int pf_ode_face_setup(pfOdeContext *ctx, pfOdePair *p, double tilt[2]);
+void pf_ode_face_joint(pfOdeContext *ctx, pfOdePair *p, double n0);
+/// The face rows' least recent measured normal force (P36d): the preload where no presolve ran.
+double pf_ode_face_measured_preload(const pfOdePair *p);
+/// Solves every face's six rows of this step together (docs/physics.md P36e) into p->step.ps.
+void pf_ode_face_presolve(pfOdeContext *ctx, double dt);
 void pf_ode_create_normal_joints(pfOdeContext *ctx, pfOdePair *p, int first);
 /// One ODE contact joint with point friction (dContactApprox1) per off-plane contact of p.
 void pf_ode_create_offplane_joints(pfOdeContext *ctx, pfOdePair *p);

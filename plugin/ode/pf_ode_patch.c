@@ -1324,9 +1324,10 @@ int pf_ode_face_extent(const pfOdePair *p, double *L, double *W)
  * tilt, and the tilt rows restore it at the same rate: body 1 turning about the patch's x axis at
  * w_x changes the depth at y by -w_x y per second, so w_x = k b and w_y = -k a (each capped, as ODE
  * caps a point's push-out, at the world's largest correcting velocity over the face's half extent).
- * Returns 1 with those two rates in tilt; 0 (nothing created) where the fit is singular or not
- * finite, and the caller creates the point rows. */
-int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
+ * Sets up the row (p->step.face_contact, its target face_tgt[0]) and returns 1 with those two rates
+ * in tilt; 0 where the fit is singular or not finite, and the caller creates the point rows.
+ * pf_ode_face_joint creates it once the preload is known. */
+int pf_ode_face_setup(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
 {
     const int n = p->step.ncontacts;
     double M[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0}, r[3] = {0, 0, 0}, fit[3];
@@ -1369,15 +1370,6 @@ int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
     for (int a = 0; a < 2; ++a)
         tilt[a] = w[a] > wmax[a] ? wmax[a] : (w[a] < -wmax[a] ? -wmax[a] : w[a]);
     if (!isfinite(tilt[0]) || !isfinite(tilt[1])) return 0;
-    /* The preload (P36d): QuickStep starts each step's iterations from zero forces, and a
-     * contact joint's normal row cannot start elsewhere; twenty sweeps do not carry a ten-box
-     * tower's weight down its chain of faces (the measured N wandered by 20-25 % step to step
-     * and the tower rocked). So the least of the last steps' measured N (a falling load is not
-     * pushed against) is applied explicitly at c, and the row
-     * that may take it back is the joint's first friction row, turned along n: bounded by +-N0,
-     * with the normal row's own target and compliance. The total, N0 + that row + the normal
-     * row, ranges over [0, inf) as the normal row's alone did, and the iterations start from
-     * N0 instead of 0. */
     /* a face apart by a gap at its centre (ODE reads a negative depth as 0) may approach by the
      * gap within the step, as the point rows' vertices may (pf_ode_normal_contacts) */
     const double gap_vel = fit[0] < 0.0 ? fit[0] / p->step.dt : 0.0;
@@ -1385,33 +1377,58 @@ int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
         f.surface.mode |= dContactMotionN;
         f.surface.motionN = gap_vel;
     }
+    /* the normal velocity the face's support aims at: ODE's push-out of the centre's depth, less
+     * the carried support's sink, which keeps a resting face 1e-6 of its half diagonal deep (at
+     * depth 0 ODE stops reporting it) */
+    const double depth = fit[0] - dWorldGetContactSurfaceLayer(ctx->world);
+    double target = k * (depth > 0.0 ? depth : 0.0);
+    if (target > vmax) target = vmax;
+    target += gap_vel - k * PF_ODE_CARRY_SINK * 0.5 * hypot(W, L);
+    if (!isfinite(target)) return 0;
+    p->step.face_contact = f;
+    p->step.face_gap_vel = gap_vel;
+    p->step.face_tgt[0] = target;
+    return 1;
+}
+
+double pf_ode_face_measured_preload(const pfOdePair *p)
+{
     double n0 = p->persist.n_meas;
     for (int i = 0; i < PF_ODE_N_RECENT; ++i)
         if (p->persist.n_recent[i] < n0) n0 = p->persist.n_recent[i];
+    return n0 > 0.0 && isfinite(n0) ? n0 : 0.0;
+}
+
+/* The face rows' normal row (pf_ode_face_setup) with its preload n0 (P36d, P36e): QuickStep starts
+ * each step's iterations from zero forces, and a contact joint's normal row cannot start
+ * elsewhere; twenty sweeps do not carry a ten-box tower's weight down its chain of faces (the
+ * measured N wandered by 20-25 % step to step and the tower rocked). So n0 is applied explicitly
+ * at c (pf_ode_before_step), and the row that may take it back is the joint's first friction
+ * row, turned along n: bounded by +-n0, with the normal target and compliance. The total, n0 +
+ * that row + the normal row, ranges over [0, inf) as the normal row's alone did, and the
+ * iterations start from n0 instead of 0. n0 <= 0: the normal row alone. */
+void pf_ode_face_joint(pfOdeContext *ctx, pfOdePair *p, double n0)
+{
+    dContact f = p->step.face_contact;
     p->step.preload = 0.0;
     if (n0 > 0.0 && isfinite(n0)) {
-        double depth = fit[0] - dWorldGetContactSurfaceLayer(ctx->world);
-        double target = k * (depth > 0.0 ? depth : 0.0);
-        if (target > vmax) target = vmax;
-        target += gap_vel - k * PF_ODE_CARRY_SINK * 0.5 * hypot(W, L);
         f.surface.mode |= dContactFDir1 | dContactMu2 | dContactAxisDep | dContactMotion1;
         for (int a = 0; a < 3; ++a)
             f.fdir1[a] = f.geom.normal[a];
         f.surface.mu = n0;
         f.surface.mu2 = 0.0;
-        f.surface.motion1 = target;
-        if (cfm > 0.0) {
+        f.surface.motion1 = p->step.face_tgt[0];
+        if (f.surface.mode & dContactSoftCFM) {
             f.surface.mode |= dContactSlip1;
-            f.surface.slip1 = cfm;
+            f.surface.slip1 = f.surface.soft_cfm;
         }
         /* the normal row stays out of the way (two rows along one direction each take the whole
-         * error in a sweep and overshoot) until the bounded row is at +N0: it allows the
+         * error in a sweep and overshoot) until the bounded row is at +n0: it allows the
          * approach the stick test resolves */
         f.surface.mode |= dContactMotionN;
-        f.surface.motionN = gap_vel - ctx->cfg.stick_velocity_tol;
-        if (isfinite(target)) p->step.preload = n0;
-    }
-    if (!(p->step.preload > 0.0)) {
+        f.surface.motionN = p->step.face_gap_vel - ctx->cfg.stick_velocity_tol;
+        p->step.preload = n0;
+    } else {
         f.surface.mode &= ~(dContactFDir1 | dContactMotion1 | dContactSlip1);
         f.surface.mu = 0.0;
     }
@@ -1420,7 +1437,6 @@ int pf_ode_create_face_joint(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
     memset(p->step.fb, 0, sizeof p->step.fb);
     dJointSetFeedback(j, &p->step.fb[0]);
     dJointSetData(j, ctx); /* tags the adapter's joints (pf_ode_classify_joint) */
-    return 1;
 }
 
 /* The off-plane contacts of p (pf_ode_group_contacts) as ODE contact joints with point friction

@@ -40,17 +40,8 @@
 /* Smallest computed Hertz radius [m] (a -> 0 as N -> 0). */
 #define PF_ODE_MIN_HERTZ_RADIUS PF_ODE_HERTZ_RADIUS_MIN
 
-typedef struct rowset {
-    int fric;                             /* create the friction contact joint */
-    double t1[3], t2[3];                  /* directions (world) */
-    double b1, b2, bspin, broll1, broll2; /* bounds (> 0 to create the row) */
-    double m1, m2;                        /* targets (row velocities) */
-    int spin_motor;                       /* stick: spin via angular motor */
-    double spin_vel;
-    int yield_spin; /* stick: the spin row yields to a sibling's normal rows (P51a) */
-    int held;       /* stick, a held group's member: its held body (1 or 2), for held_rows */
-    double roll_vel1, roll_vel2; /* targets of the rows about t1, t2 (a face's tilt rows) */
-} rowset;
+/* a patch's rows for one step (pf_ode_internal.h) */
+typedef pfOdeRows rowset;
 
 static void body_frame_point(dBodyID b, const double *local, double *world)
 {
@@ -598,6 +589,7 @@ static void begin(pfOdePair *p, rowset *rs)
     p->step.point_dir_ok = p->step.point_slide = 0;
     p->step.face = 0;
     p->step.preload = 0.0;
+    p->step.has_ps = p->step.has_w = 0;
     pfOdePatchInfo *info = &p->step.info;
     memset(rs, 0, sizeof *rs);
     memset(info, 0, sizeof *info);
@@ -1687,7 +1679,7 @@ static int face_eligible(const pfOdeContext *ctx, const pfOdePair *p)
 /* The face rows' tilt rows, in the pair's angular rows: about t1 (the patch's x) bounded by
  * (W/2) N and about t2 (y) by (L/2) N, the moments the rectangle's pressure can carry about its
  * centre (the centre of pressure within the face, docs/physics.md P36c), N the step's (as the
- * friction bounds'), with the targets that restore the face's tilt (pf_ode_create_face_joint). They
+ * friction bounds'), with the targets that restore the face's tilt (pf_ode_face_setup). They
  * act on both bodies (the tilt rows of a held body alone would leave the holder without their
  * reaction). */
 static void face_tilt_rows(const pfOdePair *p, const double tilt[2], rowset *rs)
@@ -1715,6 +1707,46 @@ static void apply_explicit(const pfOdePair *p, const double *f, const double *t)
         dBodyAddForceAtPos(p->step.b2, -f[0], -f[1], -f[2], c[0], c[1], c[2]);
         dBodyAddTorque(p->step.b2, -t[0], -t[1], -t[2]);
     }
+}
+
+/* A face's rows (P36c-P36e), once the presolve has run: the normal row with its preload, the
+ * presolved N where there is one (else the measured one, P36d), and the friction and tilt rows.
+ * Each of those five rows whose presolved value v lies inside its bound B starts from it: v is
+ * applied explicitly (wf, wt) and the row, bounded by B - |v|, takes the rest. The step's total
+ * then stays within [-B, B], the friction and the centre of pressure the face can give, as the
+ * rows' alone did; what it gives up is the far side, [-B, 2|v| - B) for v > 0, which a stuck
+ * face's load reaches within one step only through what the presolve did not see. A value at or
+ * past its bound is left to its row alone (the face slides or tips as it did without). */
+static void create_face_rows(pfOdeContext *ctx, pfOdePair *p, int idx)
+{
+    rowset rs = p->step.face_rows;
+    const int ps = p->step.has_ps;
+    pf_ode_face_joint(ctx, p, ps ? p->step.ps[0] : pf_ode_face_measured_preload(p));
+    /* the angular rows of a body so light that they go explicitly (pf_ode_angular_rows) have no
+     * row to take a start back: none then for the three */
+    const pfOdeMobility *mb1, *mb2;
+    pf_ode_pair_mobility(ctx, p, &mb1, &mb2);
+    const int ang = pf_ode_angular_row_implicit(mb1, mb2, p->step.n) &&
+                    pf_ode_angular_row_implicit(mb1, mb2, rs.t1) &&
+                    pf_ode_angular_row_implicit(mb1, mb2, rs.t2);
+    double *bound[5] = {&rs.b1, &rs.b2, &rs.bspin, &rs.broll1, &rs.broll2};
+    double v[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+    int any = 0;
+    for (int k = 0; ps && k < 5; ++k) {
+        const double x = p->step.ps[1 + k], B = *bound[k];
+        if (!(fabs(x) < B) || (k >= 2 && !ang)) continue;
+        v[k] = x;
+        *bound[k] = B - fabs(x);
+        any = 1;
+    }
+    create_rows(ctx, p, idx, &rs);
+    if (!any || (!p->step.has_fric && !p->step.has_spin)) return; /* (a non-finite row) */
+    const double *n = p->step.n, *t1 = p->step.t1, *t2 = p->step.t2;
+    for (int k = 0; k < 3; ++k) {
+        p->step.wf[k] = v[0] * t1[k] + v[1] * t2[k];
+        p->step.wt[k] = v[2] * n[k] + v[3] * t1[k] + v[4] * t2[k];
+    }
+    p->step.has_w = 1;
 }
 
 int pf_ode_before_step(pfOdeContext *ctx, double dt)
@@ -1775,10 +1807,11 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             mixed && ((pf_ode_is_dynamic(b1) && pf_ode_body_patches(ctx, b1) > 0) ||
                       (pf_ode_is_dynamic(b2) && pf_ode_body_patches(ctx, b2) > 0));
     }
-    /* one loop evaluates each patch and creates its rows at once. A later patch's stick test
-     * meets the joints created earlier in this loop: they carry the context as joint data, so
-     * pf_ode_classify_joint counts them as the adapter's contacts (loads from the previous step's
-     * feedback), never as the user's motors (world joints) */
+    int faces = 0;
+    /* one loop evaluates each patch and creates its rows at once (a face's after the presolve). A
+     * later patch's stick test meets the joints created earlier in this loop: they carry the
+     * context as joint data, so pf_ode_classify_joint counts them as the adapter's contacts (loads
+     * from the previous step's feedback), never as the user's motors (world joints) */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         p->step.dt = dt;
@@ -1806,19 +1839,30 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             }
         } else {
             double tilt[2];
-            if (!stock && ok && face_eligible(ctx, p) && pf_ode_create_face_joint(ctx, p, tilt)) {
+            if (!stock && ok && face_eligible(ctx, p) && pf_ode_face_setup(ctx, p, tilt)) {
+                /* created after the presolve, below */
                 face_tilt_rows(p, tilt, &rs);
                 ctx->counters.face_patches++;
                 p->step.face = 1;
+                p->step.face_rows = rs;
+                ++faces;
             } else if (!stock) {
                 pf_ode_create_normal_joints(ctx, p, 0);
             }
             /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
-            if (ok && p->persist.state != PF_ODE_STATE_POINT)
+            if (ok && p->persist.state != PF_ODE_STATE_POINT && !p->step.face)
                 create_rows(ctx, p, ctx->alive[a], &rs);
         }
         /* contacts off the patch's plane: ODE's point friction, next to the patch */
         pf_ode_create_offplane_joints(ctx, p);
+    }
+    /* the faces' rows, from the presolve of all of them (P36e) */
+    if (faces > 0) {
+        pf_ode_face_presolve(ctx, dt);
+        for (int a = 0; a < ctx->alive_count; ++a) {
+            pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+            if (p->step.face) create_face_rows(ctx, p, ctx->alive[a]);
+        }
     }
     /* then the explicit (driving) friction components, after every evaluation so that no
      * patch's stick test or stored pre-step loads see them as user loads */
@@ -1829,6 +1873,7 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             const double f[3] = {n0 * n[0], n0 * n[1], n0 * n[2]}, t[3] = {0.0, 0.0, 0.0};
             apply_explicit(p, f, t);
         }
+        if (p->step.has_w) apply_explicit(p, p->step.wf, p->step.wt);
         if (p->step.has_drive) apply_explicit(p, p->step.drive_f, p->step.drive_t);
     }
     ctx->frame++;
@@ -2209,8 +2254,8 @@ int pf_ode_after_step(pfOdeContext *ctx)
 }
 
 /* Add a force f at pair p's centre c and a moment t, applied explicitly in the step (its
- * explicit friction, drive_wrenches; the face rows' preload, preload_fold), to body 1's force f1
- * and moment t1 about its position at the step's start, and their opposite to body 2's f2, t2
+ * explicit friction, drive_wrenches; the face rows' explicit parts, face_fold), to body 1's force
+ * f1 and moment t1 about its position at the step's start, and their opposite to body 2's f2, t2
  * about its own where body 2 is dynamic: T_G = t + (c - G) x f, as ODE's feedback torques are
  * taken. */
 static void explicit_wrenches(const pfOdePair *p, const double *f, const double *t, double *f1,
@@ -2261,15 +2306,23 @@ static void face_at_edge(pfOdePair *p)
         p->persist.face_edge = 0;
 }
 
-/* The face rows' preload (pf_ode_create_face_joint), applied explicitly at c, into the face
- * joint's feedback fb[0], which then holds the face's whole normal support as the point rows'
- * feedback did: for the pair's N and wrench below and for other pairs' loads. */
-static void preload_fold(pfOdePair *p)
+/* The face rows' explicit parts into their joints' feedback: the preload (pf_ode_face_joint),
+ * applied at c, into the face joint's fb[0], which then holds the face's whole normal support as
+ * the point rows' feedback did, for the pair's N and wrench below and for other pairs' loads; the
+ * presolved friction and moment (create_face_rows) into fb_fric and fb_spin. */
+static void face_fold(pfOdePair *p)
 {
-    dJointFeedback *fb = &p->step.fb[0];
-    const double *n = p->step.n, n0 = p->step.preload;
-    const double f[3] = {n0 * n[0], n0 * n[1], n0 * n[2]}, t[3] = {0.0, 0.0, 0.0};
-    explicit_wrenches(p, f, t, fb->f1, fb->t1, fb->f2, fb->t2);
+    const double z[3] = {0.0, 0.0, 0.0};
+    if (p->step.preload > 0.0) {
+        dJointFeedback *fb = &p->step.fb[0];
+        const double *n = p->step.n, n0 = p->step.preload;
+        const double f[3] = {n0 * n[0], n0 * n[1], n0 * n[2]};
+        explicit_wrenches(p, f, z, fb->f1, fb->t1, fb->f2, fb->t2);
+    }
+    if (!p->step.has_w) return;
+    dJointFeedback *ff = &p->step.fb_fric, *fs = &p->step.fb_spin;
+    explicit_wrenches(p, p->step.wf, z, ff->f1, ff->t1, ff->f2, ff->t2);
+    explicit_wrenches(p, z, p->step.wt, fs->f1, fs->t1, fs->f2, fs->t2);
 }
 
 /* The feedback of the pair's joint that carries its explicit friction (drive_wrenches), where
@@ -2322,7 +2375,7 @@ int pf_ode_after_step_ex(pfOdeContext *ctx, pfError *err)
      * reads it there too */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-        if (p->step.face && p->step.preload > 0.0 && !p->step.lcp_failed) preload_fold(p);
+        if (p->step.face && !p->step.lcp_failed) face_fold(p);
         dJointFeedback *fb = drive_feedback(p);
         if (!p->step.has_drive || !fb || p->step.lcp_failed) continue;
         drive_wrenches(p, fb->f1, fb->t1, fb->f2, fb->t2);
