@@ -349,6 +349,12 @@ static void solve_island(pfOdeContext *ctx, struct pfOdePresolve *s, const psSte
         }
     }
     factor_solve(&F, x, y);
+    for (int a = 0; a < k; ++a) {
+        psFace *fa = &st->f[fl[a]];
+        const double *xa = x + 6 * rank[a];
+        for (int r = 0; r < 6; ++r)
+            fa->shift[r] += fa->c[r] * xa[r];
+    }
     /* the island's solution holds where each face's lies inside what it can carry: a pressing
      * normal force, friction and moments within the rows' bounds. Elsewhere a face would slide,
      * tip or lift (or a load the presolve does not see holds it), and the island keeps the
