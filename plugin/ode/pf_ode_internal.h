@@ -155,9 +155,10 @@ typedef struct pfOdePairStep {
     double preload; ///< face rows: the normal force applied explicitly at c this step: the
                     ///< presolved N (P36e), else the least of the last steps' measured N (P36d);
                     ///< folded into fb[0] after the step [N]
-    /* face rows (docs/physics.md P36c-P36e): set up in the evaluation loop, created after the
-     * presolve (pf_ode_presolve.c) */
-    pfOdeRows face_rows;   ///< the friction and tilt rows, kept until they are created
+    /* a patch's rows are set in the evaluation loop and created after the presolve of the faces
+     * (pf_ode_presolve.c; face rows: docs/physics.md P36c-P36e) */
+    int ok;                ///< the evaluation succeeded (evaluate, pf_ode_step.c)
+    pfOdeRows rows;        ///< the rows it set, kept until they are created
     dContact face_contact; ///< the normal row's contact at c (pf_ode_face_setup)
     double face_gap_vel;   ///< approach allowed to a face apart by a gap at c [m/s] (<= 0)
     double face_tgt[6];    ///< the six rows' targets: along n, t1, t2 at c [m/s]; about n, t1,

@@ -1511,6 +1511,13 @@ static int solver_stuck_rows(const pfOdeContext *ctx, const pfOdePair *p)
            (p->persist.state == PF_ODE_STATE_STICK || p->step.solver_at_rest);
 }
 
+/* 1 if the pair's rows this step are the in-solver coupling's patch joint (a patch the adapter
+ * does not hold, solver_stuck_rows). */
+static int solver_rows(const pfOdeContext *ctx, const pfOdePair *p)
+{
+    return ctx->solver && p->persist.state != PF_ODE_STATE_POINT && !solver_stuck_rows(ctx, p);
+}
+
 /* The factor on the row bounds of the pair at pool index idx: 1 - PF_ODE_PAIR_BOUND_SPLIT
  * frac((idx + 1) phi), phi the golden ratio, which differs for every idx (a Weyl sequence). Two
  * patches that hold one body with equal bounds (a symmetric grasp: the same mu_s N on both
@@ -1719,7 +1726,7 @@ static void apply_explicit(const pfOdePair *p, const double *f, const double *t)
  * past its bound is left to its row alone (the face slides or tips as it did without). */
 static void create_face_rows(pfOdeContext *ctx, pfOdePair *p, int idx)
 {
-    rowset rs = p->step.face_rows;
+    rowset rs = p->step.rows;
     const int ps = p->step.has_ps;
     pf_ode_face_joint(ctx, p, ps ? p->step.ps[0] : pf_ode_face_measured_preload(p));
     /* the angular rows of a body so light that they go explicitly (pf_ode_angular_rows) have no
@@ -1807,62 +1814,56 @@ int pf_ode_before_step_ex(pfOdeContext *ctx, double dt, pfError *err)
             mixed && ((pf_ode_is_dynamic(b1) && pf_ode_body_patches(ctx, b1) > 0) ||
                       (pf_ode_is_dynamic(b2) && pf_ode_body_patches(ctx, b2) > 0));
     }
+    /* one loop evaluates every patch, then the faces are presolved together (P36e), then a second
+     * loop creates every patch's rows in the same order. The stick tests read no joint of this
+     * step (pf_ode_classify_joint counts the adapter's own joints as loads, read after the step) */
     int faces = 0;
-    /* one loop evaluates each patch and creates its rows at once (a face's after the presolve). A
-     * later patch's stick test meets the joints created earlier in this loop: they carry the
-     * context as joint data, so pf_ode_classify_joint counts them as the adapter's contacts (loads
-     * from the previous step's feedback), never as the user's motors (world joints) */
     for (int a = 0; a < ctx->alive_count; ++a) {
         pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
         p->step.dt = dt;
         p->step.has_mob = 0;
-        rowset rs;
         ctx->counters.patches++;
         p->step.solver_joint = 0;
         p->step.has_fric = p->step.has_spin = 0;
-        int ok = evaluate(ctx, p, dt, &rs);
-        const int stock = p->persist.mat.mode == PF_ODE_MODE_STOCK;
-        if (ctx->solver && !stock && ok && p->persist.state != PF_ODE_STATE_POINT &&
-            !solver_stuck_rows(ctx, p)) {
+        p->step.ok = evaluate(ctx, p, dt, &p->step.rows);
+        double tilt[2];
+        if (p->persist.mat.mode != PF_ODE_MODE_STOCK && p->step.ok && !solver_rows(ctx, p) &&
+            face_eligible(ctx, p) && pf_ode_face_setup(ctx, p, tilt)) {
+            face_tilt_rows(p, tilt, &p->step.rows);
+            ctx->counters.face_patches++;
+            p->step.face = 1;
+            ++faces;
+        }
+    }
+    if (faces > 0) pf_ode_face_presolve(ctx, dt);
+    for (int a = 0; a < ctx->alive_count; ++a) {
+        pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
+        const rowset *rs = &p->step.rows;
+        const int ok = p->step.ok, stock = p->persist.mat.mode == PF_ODE_MODE_STOCK;
+        if (ok && !stock && solver_rows(ctx, p)) {
             /* in-solver coupling: one patch joint carries the normal rows and the friction
              * block; the adapter keeps its drift targets (stick) and the rolling rows (P18,
              * bounded with the N estimate: the solver block has no rolling rows) */
             const int at_rest = p->persist.state == PF_ODE_STATE_STICK;
-            pf_ode_solver_create(ctx, p, at_rest ? rs.spin_vel : 0.0, at_rest ? rs.m1 : 0.0,
-                                 at_rest ? rs.m2 : 0.0);
-            if (rs.broll1 > 0.0 || rs.broll2 > 0.0) {
-                rowset rr = rs;
+            pf_ode_solver_create(ctx, p, at_rest ? rs->spin_vel : 0.0, at_rest ? rs->m1 : 0.0,
+                                 at_rest ? rs->m2 : 0.0);
+            if (rs->broll1 > 0.0 || rs->broll2 > 0.0) {
+                rowset rr = *rs;
                 rr.b1 = rr.b2 = rr.bspin = 0.0;
                 rr.spin_motor = 0;
                 rr.m1 = rr.m2 = rr.spin_vel = 0.0;
                 create_rows(ctx, p, ctx->alive[a], &rr);
             }
+        } else if (p->step.face) {
+            create_face_rows(ctx, p, ctx->alive[a]);
         } else {
-            double tilt[2];
-            if (!stock && ok && face_eligible(ctx, p) && pf_ode_face_setup(ctx, p, tilt)) {
-                /* created after the presolve, below */
-                face_tilt_rows(p, tilt, &rs);
-                ctx->counters.face_patches++;
-                p->step.face = 1;
-                p->step.face_rows = rs;
-                ++faces;
-            } else if (!stock) {
-                pf_ode_create_normal_joints(ctx, p, 0);
-            }
+            if (!stock) pf_ode_create_normal_joints(ctx, p, 0);
             /* a degenerate patch's friction is in its contact joints (pf_ode_normal_contacts) */
-            if (ok && p->persist.state != PF_ODE_STATE_POINT && !p->step.face)
-                create_rows(ctx, p, ctx->alive[a], &rs);
+            if (ok && p->persist.state != PF_ODE_STATE_POINT)
+                create_rows(ctx, p, ctx->alive[a], rs);
         }
         /* contacts off the patch's plane: ODE's point friction, next to the patch */
         pf_ode_create_offplane_joints(ctx, p);
-    }
-    /* the faces' rows, from the presolve of all of them (P36e) */
-    if (faces > 0) {
-        pf_ode_face_presolve(ctx, dt);
-        for (int a = 0; a < ctx->alive_count; ++a) {
-            pfOdePair *p = pf_ode_pair_at(ctx, ctx->alive[a]);
-            if (p->step.face) create_face_rows(ctx, p, ctx->alive[a]);
-        }
     }
     /* then the explicit (driving) friction components, after every evaluation so that no
      * patch's stick test or stored pre-step loads see them as user loads */
