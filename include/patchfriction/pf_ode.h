@@ -223,7 +223,9 @@ typedef enum pfOdeStepper {
                                     ///< on sliders) gets its spin and rolling rows on the held
                                     ///< body alone; a stuck flat face (rectangle or polygon)
                                     ///< rests on the face rows, their normal row preloaded with
-                                    ///< its measured force (docs/physics.md P36c, P36d); a stuck
+                                    ///< its measured force (docs/physics.md P36c, P36d), all
+                                    ///< their rows started from a solve of the step where faces
+                                    ///< alone hold their bodies (P36e); a stuck
                                     ///< patch's drift
                                     ///< correction follows QuickStep's leakage (P36a)
                                     ///< (docs/architecture.md)

@@ -11,8 +11,11 @@
  *   (closed form, docs/physics.md P36c), and stays flat below it; pushed along x and along y, so
  *   that the bounds cannot be swapped between the axes; both steppers, 1 and 5 ms.
  * - The face's normal row starts QuickStep's iterations from the measured normal force (the
- *   preload, P36d): each face of a resting ten-box tower carries the weight above it to 1e-6
- *   relative, at 1 and 5 ms, with either coupling.
+ *   preload, P36d), and where faces alone hold their bodies every row starts from a solve of the
+ *   step (the presolve, P36e): each face of a resting ten-box tower carries the weight above it
+ *   to 1e-9 relative, at 1 and 5 ms, with either coupling; and that start is the sweeps' fixed
+ *   point: a step of the tower and of the pyramid at 20 iterations ends with the faces' wrenches
+ *   of the same step at 5000.
  * - A polygon face (a cube partly over a ledge) rests on face rows too, while its centre of
  *   pressure lies well inside it; near its edge the point rows carry it. */
 #include "pf_ode_test_scene.h"
@@ -71,13 +74,16 @@ START_TEST(test_box_on_box_rests)
 }
 END_TEST
 
-/* The preload of the face rows (docs/physics.md P36d): in a resting ten-box tower under QuickStep
- * at its 20 iterations, the measured normal force of each face is the weight above it, k m g for
- * the face under the k-th box from the top (statics), to 1e-6 relative in every step after the
- * first second, at 1 and 5 ms, with either coupling (the in-solver one, on the patched ODE, gives
- * its stuck patches the adapter's rows under QuickStep). Without the preload the iterations,
- * starting from zero forces each step, left the faces' forces 25 % (1 ms) and 20 % (5 ms) off the
- * weight and the tower rocked: it crept 9e-5 m at 1 ms in 5 s, 3e-7 m with the preload. */
+/* The preload and the presolve of the face rows (docs/physics.md P36d, P36e): in a resting
+ * ten-box tower under QuickStep at its 20 iterations, the measured normal force of each face is
+ * the weight above it, k m g for the face under the k-th box from the top (statics), to 1e-9
+ * relative in every step after the first second, at 1 and 5 ms, with either coupling (the
+ * in-solver one, on the patched ODE, gives its stuck patches the adapter's rows under QuickStep).
+ * Without the preload the iterations, starting from zero forces each step, left the faces' forces
+ * 25 % (1 ms) and 20 % (5 ms) off the weight and the tower rocked: it crept 9e-5 m at 1 ms in 5 s,
+ * 3e-7 m with the preload. With the preload alone the forces were within 1.4e-10 (1 ms) and
+ * 4.4e-8 (5 ms) of the weight; with the presolve, whose start is the sweeps' fixed point, within
+ * 1e-14. */
 START_TEST(test_tower_normal_forces)
 {
     const double dts[2] = {1e-3, 5e-3};
@@ -113,8 +119,65 @@ START_TEST(test_tower_normal_forces)
                    "patch-steps\n",
                    couplings[c], dt * 1e3, worst, faces);
             ck_assert_int_gt(measured, 0);
-            ck_assert_double_le(worst, 1e-6);
+            ck_assert_double_le(worst, 1e-9);
             pf_scene_destroy(s);
+        }
+}
+END_TEST
+
+/* The face presolve's start is QuickStep's fixed point (docs/physics.md P36e): its rows aim at what
+ * the start reaches, and their compliance acts on what they add. Two identical stacks are stepped
+ * to 2 s under QuickStep at 20 iterations; then one takes a step at 20 iterations and the other at
+ * 5000, and each face's measured normal force and friction wrench agree to 1e-9 of the normal
+ * force, at 1 and 5 ms, for the tower (a chain of faces) and the pyramid (faces in loops). With
+ * the preload alone they differed by up to 2.0e-4 (tower, 1 ms) and 2.1e-2 (5 ms) of N, and in
+ * the pyramid the load moved between the two faces under a box (one that carried nothing after
+ * 20 sweeps carried load after 5000); with the presolve by 7e-15 and 3e-12. */
+START_TEST(test_presolve_is_fixed_point)
+{
+    const char *cases[2] = {"tower", "pyramid"};
+    const double dts[2] = {1e-3, 5e-3};
+    for (int c = 0; c < 2; ++c)
+        for (int k = 0; k < 2; ++k) {
+            pfScene *s[2] = {NULL, NULL};
+            pfError err;
+            pfSceneParam kv[] = {{"stepper", "quick"}, {"coupling", "adapter"}};
+            for (int i = 0; i < 2; ++i) {
+                ck_assert_int_eq(
+                    pf_scene_create("stack", cases[c], PF_ODE_MODE_EXACT, kv, 2, &s[i], &err),
+                    PF_OK);
+                while (pf_scene_time(s[i]) < 2.0 - 0.5 * dts[k])
+                    ck_assert_int_eq(pf_scene_step(s[i], dts[k], &err), PF_OK);
+            }
+            dWorldSetQuickStepNumIterations(pf_scene_world(s[1]), 5000);
+            for (int i = 0; i < 2; ++i)
+                ck_assert_int_eq(pf_scene_step(s[i], dts[k], &err), PF_OK);
+            pfOdeContext *ctx[2] = {pf_scene_ode_context(s[0]), pf_scene_ode_context(s[1])};
+            const int np = pf_ode_patch_count(ctx[0]);
+            ck_assert_int_eq(np, pf_ode_patch_count(ctx[1]));
+            ck_assert_int_gt(np, 0);
+            double worst = 0.0;
+            for (int p = 0; p < np; ++p) {
+                pfOdePatchInfo a, b;
+                ck_assert_int_eq(pf_ode_get_patch(ctx[0], p, &a), PF_OK);
+                ck_assert_int_eq(pf_ode_get_patch(ctx[1], p, &b), PF_OK);
+                ck_assert_ptr_eq(a.geom1, b.geom1);
+                ck_assert_ptr_eq(a.geom2, b.geom2);
+                const double N = a.normal_force_measured;
+                ck_assert_double_gt(N, 0.0);
+                const double d[4] = {a.normal_force_measured - b.normal_force_measured,
+                                     a.wrench.fx - b.wrench.fx, a.wrench.fy - b.wrench.fy,
+                                     (a.wrench.mz - b.wrench.mz) / 0.05};
+                for (int q = 0; q < 4; ++q)
+                    worst = fmax(worst, fabs(d[q]) / N);
+            }
+            printf("%s quick %g ms: 20 and 5000 iterations agree to %.3g of N over %d faces, "
+                   "%lld face patch-steps of %lld\n",
+                   cases[c], dts[k] * 1e3, worst, np, pf_ode_get_counters(ctx[0]).face_patches,
+                   pf_ode_get_counters(ctx[0]).patches);
+            ck_assert_double_le(worst, 1e-9);
+            for (int i = 0; i < 2; ++i)
+                pf_scene_destroy(s[i]);
         }
 }
 END_TEST
@@ -276,6 +339,7 @@ int main(void)
     tcase_add_test(tc, test_box_on_box_rests);
     tcase_add_test(tc, test_tipping_threshold);
     tcase_add_test(tc, test_tower_normal_forces);
+    tcase_add_test(tc, test_presolve_is_fixed_point);
     tcase_add_test(tc, test_ledge_polygon_face);
     suite_add_tcase(su, tc);
     return pf_test_run_suite(su);

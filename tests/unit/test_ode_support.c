@@ -27,8 +27,11 @@ static double metric(const pfSceneMetric *m, int n, const char *name)
  * the bottom box's ground pair of the box on a box vanished every few hundred steps and both
  * boxes fell for a step (fastest after 1 s: 9.85 mm/s; with it 0.74 mm/s). The box on a box now
  * rests on face rows, which hold its faces flat: no pair lifts, nothing is carried. The pyramid's
- * boxes, each on two others, still lift, and the support is carried there (without it the
- * pyramid's fastest body after 1 s moved at 10.2 mm/s, with it 1.2 mm/s). */
+ * boxes, each on two others, lifted until the face presolve (docs/physics.md P36e) and the support
+ * was carried there (without it the pyramid's fastest body after 1 s moved at 10.2 mm/s, with it
+ * 1.2 mm/s); with the presolve they rest to 1e-16 m and nothing lifts after the first steps (a
+ * support carried once or twice while the pyramid settles, none on the patched ODE). The carried
+ * path is checked where a face really parts (test_destroyed_geom_lets_go: carried, then let go). */
 START_TEST(test_quick_stack_never_falls_a_step)
 {
     const double dt = 1e-3, g = 9.81;
@@ -50,7 +53,6 @@ START_TEST(test_quick_stack_never_falls_a_step)
                cases[i], fastest, g * dt, c.supports_carried, c.face_patches, metric(m, n, "creep"),
                metric(m, n, "creep_rot"));
         ck_assert_double_lt(fastest, 0.5 * g * dt);
-        if (i == 1) ck_assert_int_gt(c.supports_carried, 0);
         pf_scene_destroy(s);
     }
 }

@@ -195,17 +195,24 @@ END_TEST
  * (pf_ode_step.c, solver_stuck_rows); before, its box on a box crept 1.5e-5 m in 5.5 s.
  * The aligned ten-box tower at 1 ms holds too since the face rows start the iterations from the
  * measured normal forces (the preload, docs/physics.md P36d): it crept 8.9e-5 m before (stock
- * 2.4e-3 m), 3.0e-7 m with it (2.1e-7 to 7.7e-7 m over ode_seed 1-6). */
+ * 2.4e-3 m), 3.0e-7 m with it (2.1e-7 to 7.7e-7 m over ode_seed 1-6). The towers, aligned and
+ * offset, and the pyramid at 1 and 5 ms hold since every row of their faces starts from a solve
+ * of the step (the face presolve, P36e): before it, with the preload alone, they crept 1.3e-4,
+ * 3.5e-6, 5.5e-4, 6.4e-7 and 2.6e-5 m in 5.5 s (tower 5 ms, offset tower 1 and 5 ms, pyramid 1
+ * and 5 ms; seed 1); with it 2e-11 to 3e-9 m over 20 s, with either coupling. */
 START_TEST(test_quick_rest_holds)
 {
     struct {
         const char *cs;
         double dt;
-    } cases[] = {{"two-box", 1e-3}, {"feet", 1e-3}, {"feet", 5e-3}, {"tower", 1e-3}};
+    } cases[] = {{"two-box", 1e-3},      {"feet", 1e-3},    {"feet", 5e-3},
+                 {"tower", 1e-3},        {"tower", 5e-3},   {"tower-offset", 1e-3},
+                 {"tower-offset", 5e-3}, {"pyramid", 1e-3}, {"pyramid", 5e-3}};
+    const int ncases = (int)(sizeof cases / sizeof cases[0]);
     const char *couplings[] = {"adapter", "solver"};
     const int nc = dCheckConfiguration("ODE_EXT_patch_friction") ? 2 : 1;
     for (int c = 0; c < nc; ++c) {
-        for (int i = 0; i < 4; ++i) {
+        for (int i = 0; i < ncases; ++i) {
             Run p = run_coupled(cases[i].cs, PF_ODE_MODE_EXACT, "quick", cases[i].dt, T_REST, NULL,
                                 couplings[c]);
             ck_assert_double_le(p.creep, CREEP_M);
