@@ -13,9 +13,12 @@
  * body on two feet) the targets' position corrections need not agree around it, and the solution
  * of such a part grows as 1/C; the solve is repeated for the velocities its first solution reaches,
  * t - C lambda_1, which removes that part (for a chain, t - C lambda_1 differs from t by the
- * compliance alone). The adapter then starts each row from its value (create_face_rows in
- * pf_ode_step.c) and QuickStep takes what the presolve did not see: other contacts, joints,
- * bounds.
+ * compliance alone). The rows' bounds are kept by active sets: a normal force below zero or a
+ * moment past P36c is held at that bound and the rest solved again; a face that would slide is let
+ * go by its stick test, and its island is not presolved. The adapter then starts each row from its
+ * value (create_face_rows in pf_ode_step.c) and moves the rows' targets to what the start reaches
+ * without compliance (QuickStep applies a row's compliance to what the row adds): the start is the
+ * sweeps' fixed point. Only islands that their faces alone hold are presolved (held_by_faces).
  *
  * The matrix couples two faces that share a dynamic body, in 6 x 6 blocks. It is factored per
  * island of faces by a block Cholesky in a minimum-degree order: a chain has no fill, and a
