@@ -161,8 +161,7 @@ typedef struct pfOdePairStep {
     pfOdeRows rows;        ///< the rows it set, kept until they are created
     dContact face_contact; ///< the normal row's contact at c (pf_ode_face_setup)
     double face_gap_vel;   ///< approach allowed to a face apart by a gap at c [m/s] (<= 0)
-    double face_tgt[6];    ///< the six rows' targets: along n, t1, t2 at c [m/s]; about n, t1,
-                           ///< t2 [rad/s]
+    double face_target;    ///< the normal velocity the face's support aims at [m/s]
     int has_ps;            ///< ps holds the presolve's solution for this face
     double ps[6];          ///< the presolved face wrench on body 1: forces along n, t1, t2 at c
                            ///< [N], moments about n, t1, t2 [N m]
@@ -529,7 +528,7 @@ void pf_ode_normal_contacts(pfOdeContext *ctx, pfOdePair *p, int first, dContact
 int pf_ode_face_extent(const pfOdePair *p, double *L, double *W);
 int pf_ode_face_setup(pfOdeContext *ctx, pfOdePair *p, double tilt[2]);
 void pf_ode_face_joint(pfOdeContext *ctx, pfOdePair *p, double n0);
-/// The face rows' least recent measured normal force (P36d): the preload where no presolve ran.
+/// The least of the face's last measured normal forces (P36d): its preload where no presolve ran.
 double pf_ode_face_measured_preload(const pfOdePair *p);
 /// Solves every face's six rows of this step together (docs/physics.md P36e) into p->step.ps.
 void pf_ode_face_presolve(pfOdeContext *ctx, double dt);

@@ -1324,7 +1324,7 @@ int pf_ode_face_extent(const pfOdePair *p, double *L, double *W)
  * tilt, and the tilt rows restore it at the same rate: body 1 turning about the patch's x axis at
  * w_x changes the depth at y by -w_x y per second, so w_x = k b and w_y = -k a (each capped, as ODE
  * caps a point's push-out, at the world's largest correcting velocity over the face's half extent).
- * Sets up the row (p->step.face_contact, its target face_tgt[0]) and returns 1 with those two rates
+ * Sets up the row (p->step.face_contact, its target face_target) and returns 1 with those two rates
  * in tilt; 0 where the fit is singular or not finite, and the caller creates the point rows.
  * pf_ode_face_joint creates it once the preload is known. */
 int pf_ode_face_setup(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
@@ -1387,7 +1387,7 @@ int pf_ode_face_setup(pfOdeContext *ctx, pfOdePair *p, double tilt[2])
     if (!isfinite(target)) return 0;
     p->step.face_contact = f;
     p->step.face_gap_vel = gap_vel;
-    p->step.face_tgt[0] = target;
+    p->step.face_target = target;
     return 1;
 }
 
@@ -1417,7 +1417,7 @@ void pf_ode_face_joint(pfOdeContext *ctx, pfOdePair *p, double n0)
             f.fdir1[a] = f.geom.normal[a];
         f.surface.mu = n0;
         f.surface.mu2 = 0.0;
-        f.surface.motion1 = p->step.face_tgt[0];
+        f.surface.motion1 = p->step.face_target;
         if (f.surface.mode & dContactSoftCFM) {
             f.surface.mode |= dContactSlip1;
             f.surface.slip1 = f.surface.soft_cfm;

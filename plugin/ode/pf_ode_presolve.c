@@ -459,7 +459,7 @@ static void solve_island(pfOdeContext *ctx, struct pfOdePresolve *s, const psSte
         pfOdeRows *rs = &p->step.rows;
         memcpy(p->step.ps, x + 6 * rank[a], sizeof p->step.ps);
         p->step.has_ps = 1;
-        p->step.face_tgt[0] -= fa->shift[0];
+        p->step.face_target -= fa->shift[0];
         rs->m1 -= fa->shift[1];
         rs->m2 -= fa->shift[2];
         if (rs->spin_motor) rs->spin_vel -= fa->shift[3];
@@ -483,7 +483,7 @@ static void face_rows(const pfOdeContext *ctx, const psStep *st, psFace *f)
     const double *dir[3] = {n, rs->t1, rs->t2};
     const double bound[6] = {1.0, rs->b1, rs->b2, rs->bspin, rs->broll1, rs->broll2};
     const double target[6] = {
-        p->step.face_tgt[0], rs->m1,       rs->m2, rs->spin_motor ? rs->spin_vel : 0.0,
+        p->step.face_target, rs->m1,       rs->m2, rs->spin_motor ? rs->spin_vel : 0.0,
         rs->roll_vel1,       rs->roll_vel2};
     const dBodyID bd[2] = {p->step.b1, p->step.b2};
     memset(f->J, 0, sizeof f->J);
